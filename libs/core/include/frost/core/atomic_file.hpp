@@ -1,0 +1,43 @@
+#pragma once
+/// @file atomic_file.hpp
+/// @brief Outputs appear whole or not at all: write to a temporary name, then rename.
+#include <cstdio>
+#include <string>
+
+namespace frost {
+
+/// Writes go to `<path>.frost-tmp-<pid>` in the same directory; commit() flushes, fsyncs and
+/// renames it to `path`. If the object dies uncommitted (exception) the temporary is removed;
+/// if the process is killed by SIGINT/SIGTERM the program base removes it (see
+/// remove_pending_temporaries). Throws frost::Error(Input) naming the path on any failure.
+class AtomicFile {
+public:
+  explicit AtomicFile(std::string path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  std::FILE* handle() { return file_; }
+  void write(const void* data, std::size_t bytes);
+  void write(const std::string& text) { write(text.data(), text.size()); }
+  /// Position-independent write (for headers patched after the data).
+  void write_at(long offset, const void* data, std::size_t bytes);
+  void commit();
+  const std::string& path() const { return path_; }
+  const std::string& temporary_path() const { return tmp_; }
+
+private:
+  std::string path_, tmp_;
+  std::FILE* file_ = nullptr;
+  int slot_ = -1;
+};
+
+/// Remove every temporary of an uncommitted AtomicFile; async-signal-safe (signal handlers).
+void remove_pending_temporaries() noexcept;
+
+/// Write a whole text file atomically.
+void write_text_file_atomic(const std::string& path, const std::string& text);
+/// Read a whole file; throws frost::Error(Input) naming the path.
+std::string read_text_file(const std::string& path);
+
+} // namespace frost

@@ -1,0 +1,31 @@
+#pragma once
+/// @file device.hpp
+/// @brief Where work runs: `--device cpu` or a list of CUDA device ids.
+#include <string>
+#include <vector>
+
+namespace frost {
+
+/// The parsed value of `--device`: the CPU, or one or more GPU ids.
+struct DeviceSelection {
+  bool cpu = true;
+  std::vector<int> gpus; ///< non-empty when cpu == false
+
+  /// Parse "cpu", "0", "0,1", "0 1" (Scipion passes space separated ids) or "cuda" (= GPU 0).
+  /// Throws frost::Error(Usage) on anything else.
+  static DeviceSelection parse(const std::string& text);
+  std::string to_string() const;
+  /// The GPU this MPI rank (or process) should use: gpus[rank % gpus.size()].
+  int gpu_for_rank(int rank) const;
+};
+
+/// True when frost was built with the CUDA backend.
+bool cuda_compiled();
+/// Number of CUDA devices visible now (0 when not compiled, no driver or no GPU).
+int cuda_device_count();
+/// "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB)" or an explanation why there is none.
+std::string cuda_device_description(int id);
+/// Throws frost::Error(Device) with a clear message if `sel` asks for GPUs that do not exist.
+void require_devices(const DeviceSelection& sel);
+
+} // namespace frost

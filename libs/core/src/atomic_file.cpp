@@ -1,0 +1,106 @@
+#include "frost/core/atomic_file.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "frost/core/error.hpp"
+
+namespace frost {
+
+namespace {
+// Fixed registry of temporaries so a signal handler can unlink them without allocating.
+constexpr int kSlots = 64;
+constexpr std::size_t kPathMax = 4096;
+std::atomic<bool> g_used[kSlots];
+char g_paths[kSlots][kPathMax];
+
+int register_tmp(const std::string& tmp) {
+  if (tmp.size() >= kPathMax) return -1;
+  for (int i = 0; i < kSlots; ++i) {
+    bool expected = false;
+    if (g_used[i].compare_exchange_strong(expected, true)) {
+      std::memcpy(g_paths[i], tmp.c_str(), tmp.size() + 1);
+      return i;
+    }
+  }
+  return -1; // registry full: the temporary is still removed on exceptions, just not on signals
+}
+void unregister_tmp(int slot) {
+  if (slot >= 0) g_used[slot].store(false);
+}
+std::string errno_text() { return std::strerror(errno); }
+} // namespace
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+  tmp_ = path_ + ".frost-tmp-" + std::to_string(::getpid());
+  slot_ = register_tmp(tmp_);
+  file_ = std::fopen(tmp_.c_str(), "wb+");
+  if (!file_) {
+    unregister_tmp(slot_);
+    throw_input_error(path_, "cannot create output file (" + errno_text() + ")");
+  }
+}
+
+AtomicFile::~AtomicFile() {
+  if (file_) {
+    std::fclose(file_);
+    std::remove(tmp_.c_str());
+  }
+  unregister_tmp(slot_);
+}
+
+void AtomicFile::write(const void* data, std::size_t bytes) {
+  if (bytes && std::fwrite(data, 1, bytes, file_) != bytes)
+    throw_input_error(path_, "write failed (" + errno_text() + ")");
+}
+
+void AtomicFile::write_at(long offset, const void* data, std::size_t bytes) {
+  const long here = std::ftell(file_);
+  if (std::fseek(file_, offset, SEEK_SET) != 0) throw_input_error(path_, "seek failed");
+  write(data, bytes);
+  if (std::fseek(file_, here, SEEK_SET) != 0) throw_input_error(path_, "seek failed");
+}
+
+void AtomicFile::commit() {
+  FROST_EXPECTS(file_ != nullptr, "AtomicFile committed twice");
+  const bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!ok || !closed) {
+    std::remove(tmp_.c_str());
+    throw_input_error(path_, "could not finish writing (" + errno_text() + ")");
+  }
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const std::string why = errno_text();
+    std::remove(tmp_.c_str());
+    throw_input_error(path_, "could not rename the temporary output into place (" + why + ")");
+  }
+  unregister_tmp(slot_);
+  slot_ = -1;
+}
+
+void remove_pending_temporaries() noexcept {
+  for (int i = 0; i < kSlots; ++i)
+    if (g_used[i].load()) ::unlink(g_paths[i]);
+}
+
+void write_text_file_atomic(const std::string& path, const std::string& text) {
+  AtomicFile f(path);
+  f.write(text);
+  f.commit();
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw_input_error(path, "cannot open for reading (" + errno_text() + ")");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+} // namespace frost

@@ -1,0 +1,15 @@
+// Build without CUDA: no devices, and a clear reason when one is asked for.
+#include "frost/core/device.hpp"
+#include "frost/core/version.hpp"
+
+namespace frost {
+
+bool cuda_compiled() { return false; }
+int cuda_device_count() { return 0; }
+std::string cuda_device_description(int) { return "frost was built without CUDA"; }
+
+} // namespace frost
+
+namespace frost {
+std::string cuda_versions() { return "CUDA off"; }
+} // namespace frost

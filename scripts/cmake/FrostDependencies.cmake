@@ -1,0 +1,27 @@
+# System libraries, found with find_package; nothing is vendored.
+find_package(FFTW REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(Threads REQUIRED)
+
+find_package(TIFF QUIET)
+option(FROST_USE_TIFF "Read TIFF movies and gain references (libtiff)" ${TIFF_FOUND})
+if(FROST_USE_TIFF AND NOT TIFF_FOUND)
+  message(FATAL_ERROR "FROST_USE_TIFF=ON but libtiff was not found")
+endif()
+
+find_package(HDF5 QUIET COMPONENTS C)
+option(FROST_USE_HDF5 "Read EMAN2 .hdf stacks (HDF5 C library)" ${HDF5_FOUND})
+if(FROST_USE_HDF5 AND NOT HDF5_FOUND)
+  message(FATAL_ERROR "FROST_USE_HDF5=ON but the HDF5 C library was not found")
+endif()
+
+find_package(MPI QUIET COMPONENTS CXX)
+option(FROST_USE_MPI "Spread work over ranks with MPI" ${MPI_CXX_FOUND})
+if(FROST_USE_MPI AND NOT MPI_CXX_FOUND)
+  message(FATAL_ERROR "FROST_USE_MPI=ON but no MPI C++ library was found")
+endif()
+
+if(FROST_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+endif()

@@ -1,0 +1,66 @@
+#pragma once
+/// @file support.hpp
+/// @brief Shared helpers for frost's googletest suites.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frost/core/device.hpp"
+
+namespace frost::test {
+
+/// Root of the shared real test data: $FROST_TEST_DATA, else the configured default
+/// (`../shared/data` beside the checkout).
+std::string data_root();
+/// Full path of `relative` under data_root(), or "" when the file is absent.
+std::string data_file(const std::string& relative);
+
+/// A fresh empty directory under the system temp dir, removed with its contents at destruction.
+class TempDir {
+public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+private:
+  std::string path_;
+};
+
+/// Deterministic uniform random floats in [lo, hi).
+std::vector<float> random_floats(std::size_t n, std::uint32_t seed, float lo = -1.f, float hi = 1.f);
+
+/// ||a - b||_2 / ||b||_2 over n values (b is the reference).
+template <class A, class B>
+double relative_l2(const A* a, const B* b, std::size_t n) {
+  long double num = 0, den = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const long double d = static_cast<long double>(a[i]) - static_cast<long double>(b[i]);
+    num += d * d;
+    den += static_cast<long double>(b[i]) * static_cast<long double>(b[i]);
+  }
+  return den > 0 ? static_cast<double>(std::sqrt(num / den)) : static_cast<double>(std::sqrt(num));
+}
+
+/// Reason a CUDA test must skip here, or "" when a GPU can be used.
+std::string gpu_unavailable_reason();
+
+} // namespace frost::test
+
+/// Declares `var` as the full path of a shared test file, or skips the test with the reason.
+#define FROST_REQUIRE_DATA(var, relative)                                                           \
+  const std::string var = ::frost::test::data_file(relative);                                      \
+  if (var.empty()) GTEST_SKIP() << "test data '" << (relative) << "' not found under "             \
+                                << ::frost::test::data_root() << " (set FROST_TEST_DATA)"
+
+/// Skips the current test with the reason when no CUDA device can be used.
+#define FROST_REQUIRE_GPU()                                                   \
+  do {                                                                        \
+    const std::string frost_why_ = ::frost::test::gpu_unavailable_reason();   \
+    if (!frost_why_.empty()) GTEST_SKIP() << frost_why_;                      \
+  } while (0)

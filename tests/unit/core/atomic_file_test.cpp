@@ -1,0 +1,73 @@
+// Outputs appear whole or not at all.
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "frost/core/atomic_file.hpp"
+#include "frost/core/error.hpp"
+#include "frost/test/support.hpp"
+
+namespace frost {
+namespace {
+
+bool exists(const std::string& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0;
+}
+
+TEST(AtomicFile, NothingAtTheFinalPathUntilCommit) {
+  test::TempDir dir;
+  const std::string out = dir.file("out.txt");
+  {
+    AtomicFile f(out);
+    f.write("hello");
+    EXPECT_FALSE(exists(out));
+    EXPECT_TRUE(exists(f.temporary_path()));
+    f.commit();
+  }
+  EXPECT_EQ(read_text_file(out), "hello");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
+}
+
+TEST(AtomicFile, AbandonedWriteLeavesNothingBehind) {
+  test::TempDir dir;
+  const std::string out = dir.file("out.txt");
+  std::string tmp;
+  {
+    AtomicFile f(out);
+    tmp = f.temporary_path();
+    f.write("partial");
+  }
+  EXPECT_FALSE(exists(out));
+  EXPECT_FALSE(exists(tmp));
+}
+
+TEST(AtomicFile, SignalCleanupRemovesPendingTemporaries) {
+  test::TempDir dir;
+  AtomicFile f(dir.file("a.mrc"));
+  f.write("x");
+  remove_pending_temporaries();
+  EXPECT_FALSE(exists(f.temporary_path()));
+}
+
+TEST(AtomicFile, OverwritesAnExistingOutputInOneStep) {
+  test::TempDir dir;
+  const std::string out = dir.file("o.txt");
+  write_text_file_atomic(out, "old");
+  write_text_file_atomic(out, "new");
+  EXPECT_EQ(read_text_file(out), "new");
+}
+
+TEST(AtomicFile, UnwritableDirectoryIsAnInputErrorNamingThePath) {
+  try {
+    AtomicFile f("/nonexistent-dir-frost/x.mrc");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Input);
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-dir-frost/x.mrc"), std::string::npos);
+  }
+  EXPECT_THROW(read_text_file("/nonexistent-dir-frost/y"), Error);
+}
+
+} // namespace
+} // namespace frost
