@@ -46,4 +46,9 @@ std::string gpu_unavailable_reason() {
   return {};
 }
 
+bool gpu_tests_required() {
+  const char* v = std::getenv("FROST_REQUIRE_GPU_TESTS");
+  return v != nullptr && std::string(v) == "1";
+}
+
 } // namespace frost::test

@@ -50,6 +50,10 @@ double relative_l2(const A* a, const B* b, std::size_t n) {
 /// Reason a CUDA test must skip here, or "" when a GPU can be used.
 std::string gpu_unavailable_reason();
 
+/// True when FROST_REQUIRE_GPU_TESTS=1: GPU tests must run, so an unusable GPU is a failure
+/// (scripts/device_check.sh sets it on the GPU machine).
+bool gpu_tests_required();
+
 } // namespace frost::test
 
 /// Declares `var` as the full path of a shared test file, or skips the test with the reason.
@@ -58,9 +62,13 @@ std::string gpu_unavailable_reason();
   if (var.empty()) GTEST_SKIP() << "test data '" << (relative) << "' not found under "             \
                                 << ::frost::test::data_root() << " (set FROST_TEST_DATA)"
 
-/// Skips the current test with the reason when no CUDA device can be used.
-#define FROST_REQUIRE_GPU()                                                   \
-  do {                                                                        \
-    const std::string frost_why_ = ::frost::test::gpu_unavailable_reason();   \
-    if (!frost_why_.empty()) GTEST_SKIP() << frost_why_;                      \
+/// Skips the current test with the reason when no CUDA device can be used (fails instead when
+/// gpu_tests_required()).
+#define FROST_REQUIRE_GPU()                                                               \
+  do {                                                                                    \
+    const std::string frost_why_ = ::frost::test::gpu_unavailable_reason();               \
+    if (!frost_why_.empty()) {                                                            \
+      if (::frost::test::gpu_tests_required()) FAIL() << "GPU required: " << frost_why_;  \
+      GTEST_SKIP() << frost_why_;                                                         \
+    }                                                                                     \
   } while (0)

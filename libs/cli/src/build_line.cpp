@@ -1,0 +1,10 @@
+#include "frost/cli/program.hpp"
+#include "frost/core/version.hpp"
+
+namespace frost::cli {
+
+std::string build_line(const std::string& program) {
+  return program + " " + version_string() + " (git " + git_hash() + ", " + build_type() + "; " + cuda_versions() + ")";
+}
+
+} // namespace frost::cli

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# On a GPU machine (H100/H200): build with CUDA for the present GPU, run the whole test suite with
+# GPU tests required (a GPU test that cannot run fails instead of skipping), run the benchmarks,
+# and print a short table last. Logs go to $OUT (default /tmp/frost-device-check).
+#
+# Test data: ../shared/data is not on the GPU machine; copy it beside the checkout first
+#   (cp -r ../shared/data .shared_data) and carry `.shared_data` with the device tool.
+# Usage: scripts/device_check.sh [--quick]     (--quick: benchmarks at small sizes only)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-/tmp/frost-device-check}
+mkdir -p "$out"
+quick=""
+[ "${1:-}" = "--quick" ] && quick="--quick"
+build=$root/build-device
+jobs=$(nproc)
+
+if [ -z "${FROST_TEST_DATA:-}" ] && [ -d "$root/.shared_data" ]; then
+  export FROST_TEST_DATA=$root/.shared_data
+fi
+export FROST_REQUIRE_GPU_TESTS=1
+
+log() { echo "[device_check] $*"; }
+nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv,noheader > "$out/gpu.txt" 2>&1
+log "GPU: $(head -1 "$out/gpu.txt")"
+
+t0=$(date +%s)
+"$root/scripts/configure.sh" "$build" -DCMAKE_CUDA_ARCHITECTURES=native > "$out/configure.log" 2>&1
+cfg_rc=$?
+build_rc=1
+if [ $cfg_rc -eq 0 ]; then
+  cmake --build "$build" --parallel "$jobs" > "$out/build.log" 2>&1
+  build_rc=$?
+fi
+t1=$(date +%s)
+log "configure rc=$cfg_rc build rc=$build_rc ($((t1 - t0)) s)"
+[ $build_rc -eq 0 ] || { tail -40 "$out/build.log"; tail -20 "$out/configure.log"; exit 1; }
+grep -E "^-- +(CUDA|FFTW|TIFF|HDF5|MPI) " "$out/configure.log"
+
+ctest --test-dir "$build" --output-on-failure --parallel 4 --output-junit "$out/ctest.xml" > "$out/ctest.log" 2>&1
+test_rc=$?
+t2=$(date +%s)
+summary=$(grep -E "tests passed|tests failed" "$out/ctest.log" | tail -1)
+skipped=$(sed -n '/The following tests did not run/,/^$/p' "$out/ctest.log" | grep -c "Skipped" || true)
+log "tests: $summary; skipped: $skipped ($((t2 - t1)) s)"
+[ $test_rc -eq 0 ] || sed -n '/The following tests FAILED/,$p' "$out/ctest.log"
+sed -n '/The following tests did not run/,/^$/p' "$out/ctest.log"
+
+# Benchmarks: every program under build/bench named frost_bench_*; each prints its own table.
+bench_rc=0
+for b in $(find "$build/bench" -type f -name 'frost_bench_*' -perm -u+x | sort); do
+  name=$(basename "$b")
+  log "benchmark $name"
+  "$b" $quick > "$out/$name.txt" 2>&1 || { bench_rc=1; log "$name failed"; }
+done
+t3=$(date +%s)
+
+echo
+echo "================ frost device check ================"
+echo "GPU            : $(head -1 "$out/gpu.txt")"
+echo "build          : rc=$build_rc ($((t1 - t0)) s)"
+echo "tests          : ${summary:-none} (skipped: $skipped) rc=$test_rc ($((t2 - t1)) s)"
+grep -iE "Test +#[0-9]+: .*parity" "$out/ctest.log" | sed -E "s/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /parity         : /" | head -12
+for f in "$out"/frost_bench_*.txt; do
+  [ -e "$f" ] || continue
+  echo "---- $(basename "$f" .txt) ----"
+  cat "$f"
+done
+echo "benchmarks     : rc=$bench_rc ($((t3 - t2)) s)"
+[ $test_rc -eq 0 ] && [ $bench_rc -eq 0 ]

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what frost needs on Debian/Ubuntu: compilers, CMake, FFTW, libtiff, HDF5, OpenMPI,
+# googletest, Google Benchmark, and mrcfile for the independent Python checks.
+# CUDA is optional: when nvcc exists (e.g. /usr/local/cuda) the CUDA backend is compiled too.
+# Safe to run repeatedly; does nothing when everything is present.
+set -euo pipefail
+
+packages=(build-essential cmake ninja-build pkg-config git
+          libfftw3-dev libtiff-dev libhdf5-dev libopenmpi-dev openmpi-bin
+          libgtest-dev libbenchmark-dev python3 python3-numpy python3-mrcfile)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  if ! command -v apt-get >/dev/null; then
+    echo "install_deps: apt-get not found; install these yourself: ${missing[*]}" >&2
+    exit 1
+  fi
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "install_deps: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The python3 on PATH may not be Debian's (pyenv, conda): give it mrcfile too, best effort.
+if ! python3 -c "import mrcfile" 2>/dev/null; then
+  python3 -m pip install --quiet mrcfile 2>/dev/null || echo "install_deps: note: mrcfile not importable by $(command -v python3); Python interop tests will be skipped"
+fi
