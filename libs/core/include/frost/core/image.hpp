@@ -21,7 +21,11 @@ struct View {
   FROST_HD T& operator[](index_t i) const { return data[i]; }
   /// View of item `i` of a stack.
   View item(index_t i) const { return {data + i * shape.pixels_per_item(), shape.item()}; }
-  operator View<const T>() const { return {data, shape}; }
+  /// A view of mutable data converts to a read-only view (only declared for non-const T).
+  template <class U = T, class = std::enable_if_t<!std::is_const_v<U>>>
+  operator View<const U>() const {
+    return {data, shape};
+  }
 };
 
 /// Owning host array with a Shape: a 2-D image, a volume, or a stack of either.

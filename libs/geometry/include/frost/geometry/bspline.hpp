@@ -1,0 +1,88 @@
+#pragma once
+/// @file bspline.hpp
+/// @brief Cubic B-spline interpolation of 2-D images: prefilter (samples -> coefficients) and evaluation.
+///
+/// Interpolating cubic B-spline (Unser, "Splines: a perfect fit for signal and image
+/// processing", 1999): the image is f(x, y) = Σ c[i, j]·β³(x − i)·β³(y − j). The coefficients c
+/// make f pass through the samples; they come from the samples by the separable recursive
+/// filter with pole z = √3 − 2 (gain 6), one causal and one anti-causal pass per axis.
+///
+/// Boundaries: whole-sample mirror (…, s[2], s[1], | s[0], s[1], …, s[n−1], | s[n−2], …), used
+/// both to start the prefilter recursions and to read coefficients past the edges during
+/// evaluation, so f interpolates the samples everywhere, edges included.
+/// Out of range: f is evaluated on the pixel footprints [−0.5, n − 0.5] of each axis (the half
+/// pixel beyond the first/last sample centre keeps rounding noise such as cos 90° ≈ 6e-17 from
+/// dropping edge pixels) and is 0 outside. bspline_test.cpp pins: samples reproduced after the
+/// prefilter, cubic polynomials reproduced in the interior, 90° rotation equals the exact
+/// transpose-flip.
+#include "frost/core/image.hpp"
+#include "frost/geometry/hd_math.hpp"
+
+namespace frost::geom {
+
+/// Cubic B-spline weights for the samples floor−1, floor, floor+1, floor+2 at fractional offset
+/// t ∈ [0, 1) from floor: β³(t+1), β³(t), β³(t−1), β³(t−2). They sum to 1.
+template <class C>
+FROST_HD inline void cubic_bspline_weights(C t, C w[4]) {
+  const C t2 = t * t, t3 = t2 * t, u = C(1) - t;
+  const C sixth = C(1) / C(6);
+  w[0] = u * u * u * sixth;
+  w[1] = (C(4) - C(6) * t2 + C(3) * t3) * sixth;
+  w[2] = (C(1) + C(3) * t + C(3) * t2 - C(3) * t3) * sixth;
+  w[3] = t3 * sixth;
+}
+
+/// Whole-sample mirror of index i into [0, n) (period 2n − 2; n = 1 maps everything to 0).
+FROST_HD inline index_t mirror_index(index_t i, index_t n) {
+  if (n == 1) return 0;
+  const index_t period = 2 * n - 2;
+  i %= period;
+  if (i < 0) i += period;
+  return i < n ? i : period - i;
+}
+
+/// Value at (x, y) (pixel-index units) of the cubic B-spline with coefficients `coeffs`
+/// (item n of a stack of 2-D coefficient images), 0 outside [−0.5, nx − 0.5] x [−0.5, ny − 0.5].
+template <class T, class C>
+FROST_HD inline T bspline_interp2(View<const T> coeffs, C x, C y, index_t n = 0) {
+  const index_t nx = coeffs.shape.x, ny = coeffs.shape.y;
+  if (!(x >= C(-0.5) && y >= C(-0.5) && x <= C(nx) - C(0.5) && y <= C(ny) - C(0.5))) return T(0);
+  const C fx = hdm::floor_(x), fy = hdm::floor_(y);
+  const index_t x0 = static_cast<index_t>(fx) - 1, y0 = static_cast<index_t>(fy) - 1;
+  C wx[4], wy[4];
+  cubic_bspline_weights(x - fx, wx);
+  cubic_bspline_weights(y - fy, wy);
+  const bool inside = x0 >= 0 && y0 >= 0 && x0 + 3 < nx && y0 + 3 < ny;
+  C acc = 0;
+  for (int j = 0; j < 4; ++j) {
+    const index_t yy = inside ? y0 + j : mirror_index(y0 + j, ny);
+    C row = 0;
+    for (int i = 0; i < 4; ++i) {
+      const index_t xx = inside ? x0 + i : mirror_index(x0 + i, nx);
+      row += wx[i] * static_cast<C>(coeffs(xx, yy, 0, n));
+    }
+    acc += wy[j] * row;
+  }
+  return static_cast<T>(acc);
+}
+
+/// In-place cubic B-spline prefilter of n samples data[0], data[stride], … (mirror boundaries).
+template <class T>
+void bspline_prefilter_1d(T* data, index_t n, index_t stride = 1);
+
+/// In-place prefilter of every 2-D item of img: rows, then columns. img.shape.z must be 1.
+template <class T>
+void bspline_prefilter_2d(View<T> img);
+
+/// Coefficients of the interpolating cubic B-spline of every 2-D item of img.
+template <class T>
+Image<T> bspline_coefficients_2d(View<const T> img);
+
+extern template void bspline_prefilter_1d<float>(float*, index_t, index_t);
+extern template void bspline_prefilter_1d<double>(double*, index_t, index_t);
+extern template void bspline_prefilter_2d<float>(View<float>);
+extern template void bspline_prefilter_2d<double>(View<double>);
+extern template Image<float> bspline_coefficients_2d<float>(View<const float>);
+extern template Image<double> bspline_coefficients_2d<double>(View<const double>);
+
+} // namespace frost::geom
