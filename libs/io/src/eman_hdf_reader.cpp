@@ -1,0 +1,196 @@
+// EMAN2 .hdf stacks through the HDF5 C API. The Debian/Ubuntu HDF5 builds are not thread-safe,
+// so every HDF5 call of this file runs under one process-wide mutex; automatic printing of the
+// HDF5 error stack is switched off meanwhile so failures surface as frost errors only.
+#include "frost/io/eman_hdf_reader.hpp"
+
+#include <hdf5.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "frost/core/error.hpp"
+
+namespace frost::io {
+
+namespace {
+
+std::mutex& hdf5_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+/// Holds the HDF5 lock and silences HDF5's own error printing for the guard's lifetime.
+class Hdf5Guard {
+public:
+  Hdf5Guard() : lock_(hdf5_mutex()) {
+    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~Hdf5Guard() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
+  Hdf5Guard(const Hdf5Guard&) = delete;
+  Hdf5Guard& operator=(const Hdf5Guard&) = delete;
+
+private:
+  std::lock_guard<std::mutex> lock_;
+  H5E_auto2_t func_ = nullptr;
+  void* data_ = nullptr;
+};
+
+/// An HDF5 identifier closed by the matching H5?close on scope exit.
+class Id {
+public:
+  Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~Id() {
+    if (id_ >= 0) close_(id_);
+  }
+  Id(const Id&) = delete;
+  Id& operator=(const Id&) = delete;
+  hid_t get() const { return id_; }
+  bool ok() const { return id_ >= 0; }
+
+private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+bool link_exists(hid_t where, const char* name) { return H5Lexists(where, name, H5P_DEFAULT) > 0; }
+
+std::string image_name(index_t i) { return "/MDF/images/" + std::to_string(i) + "/image"; }
+
+/// Dataset extent as x, y, z (HDF5 lists the slowest dimension first).
+bool dataset_shape(hid_t dataset, Shape* shape) {
+  Id space(H5Dget_space(dataset), H5Sclose);
+  if (!space.ok()) return false;
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank != 2 && rank != 3) return false;
+  hsize_t dims[3] = {1, 1, 1};
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  if (rank == 2) *shape = Shape{index_t(dims[1]), index_t(dims[0]), 1, 1};
+  else *shape = Shape{index_t(dims[2]), index_t(dims[1]), index_t(dims[0]), 1};
+  return true;
+}
+
+SampleType sample_type_of(hid_t dataset) {
+  Id type(H5Dget_type(dataset), H5Tclose);
+  const std::size_t size = H5Tget_size(type.get());
+  if (H5Tget_class(type.get()) == H5T_FLOAT) return size == 2 ? SampleType::Float16 : SampleType::Float32;
+  const bool is_signed = H5Tget_sign(type.get()) == H5T_SGN_2;
+  if (size == 1) return is_signed ? SampleType::Int8 : SampleType::UInt8;
+  if (size == 2) return is_signed ? SampleType::Int16 : SampleType::UInt16;
+  return is_signed ? SampleType::Int32 : SampleType::UInt32;
+}
+
+/// Reads a numeric scalar attribute of `object` into `value`; false when absent or not numeric.
+bool read_number(hid_t object, const char* name, double* value) {
+  if (H5Aexists(object, name) <= 0) return false;
+  Id attr(H5Aopen(object, name, H5P_DEFAULT), H5Aclose);
+  if (!attr.ok()) return false;
+  Id type(H5Aget_type(attr.get()), H5Tclose);
+  const H5T_class_t cls = H5Tget_class(type.get());
+  if (cls != H5T_FLOAT && cls != H5T_INTEGER) return false;
+  return H5Aread(attr.get(), H5T_NATIVE_DOUBLE, value) >= 0;
+}
+
+} // namespace
+
+struct EmanHdfReader::Impl {
+  ImageInfo info;
+  hid_t file = -1;
+};
+
+bool hdf5_supported() { return true; }
+
+EmanHdfReader::EmanHdfReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  ImageInfo& info = impl_->info;
+  info.path = path;
+  info.format = FileFormat::EmanHdf;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw_input_error(path, "cannot open for reading (no such file)");
+
+  Hdf5Guard guard;
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw_input_error(path, "not an HDF5 file");
+  impl_->file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (impl_->file < 0) throw_input_error(path, "cannot open as HDF5");
+  const hid_t file = impl_->file;
+  try {
+    if (!link_exists(file, "/MDF") || !link_exists(file, "/MDF/images"))
+      throw_input_error(path, "not an EMAN2 image file: there is no /MDF/images group");
+    Id group(H5Gopen2(file, "/MDF/images", H5P_DEFAULT), H5Gclose);
+    H5G_info_t group_info{};
+    if (!group.ok() || H5Gget_info(group.get(), &group_info) < 0)
+      throw_input_error(path, "not an EMAN2 image file: /MDF/images is not a group");
+
+    // Images are the members named 0, 1, ..., n-1 (EMAN2 may add other members; skip them).
+    std::vector<index_t> numbers;
+    for (hsize_t i = 0; i < group_info.nlinks; ++i) {
+      char name[64] = {};
+      if (H5Lget_name_by_idx(group.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT) < 0) continue;
+      char* end = nullptr;
+      const long long v = std::strtoll(name, &end, 10);
+      if (end != name && *end == '\0' && v >= 0) numbers.push_back(v);
+    }
+    std::sort(numbers.begin(), numbers.end());
+    if (numbers.empty()) throw_input_error(path, "EMAN2 file holds no images under /MDF/images");
+    for (std::size_t i = 0; i < numbers.size(); ++i)
+      if (numbers[i] != index_t(i))
+        throw_input_error(path, "EMAN2 image " + std::to_string(i) + " is missing under /MDF/images");
+
+    if (!link_exists(file, "/MDF/images/0") || !link_exists(file, image_name(0).c_str()))
+      throw_input_error(path, "not an EMAN2 image file: no dataset " + image_name(0));
+    Id dataset(H5Dopen2(file, image_name(0).c_str(), H5P_DEFAULT), H5Dclose);
+    Shape shape;
+    if (!dataset.ok() || !dataset_shape(dataset.get(), &shape))
+      throw_input_error(path, image_name(0) + " is not a 2-D or 3-D dataset");
+    {
+      Id type(H5Dget_type(dataset.get()), H5Tclose);
+      const H5T_class_t cls = H5Tget_class(type.get());
+      if (cls != H5T_INTEGER && cls != H5T_FLOAT) throw_input_error(path, image_name(0) + " does not hold numbers");
+    }
+    info.sample = sample_type_of(dataset.get());
+    shape.n = index_t(numbers.size());
+    info.shape = shape;
+    info.content = shape.z > 1 ? (shape.n > 1 ? Content::VolumeStack : Content::Volume)
+                               : (shape.n > 1 ? Content::Stack : Content::Image);
+
+    Id first(H5Gopen2(file, "/MDF/images/0", H5P_DEFAULT), H5Gclose);
+    const char* axes[3] = {"EMAN.apix_x", "EMAN.apix_y", "EMAN.apix_z"};
+    for (int a = 0; a < 3; ++a) {
+      double v = 0;
+      if (read_number(first.get(), axes[a], &v) || read_number(dataset.get(), axes[a], &v))
+        info.pixel_size[a] = v > 0 ? v : 0;
+    }
+  } catch (...) {
+    H5Fclose(impl_->file);
+    impl_->file = -1;
+    throw;
+  }
+}
+
+EmanHdfReader::~EmanHdfReader() {
+  if (impl_ && impl_->file >= 0) {
+    Hdf5Guard guard;
+    H5Fclose(impl_->file);
+  }
+}
+
+const ImageInfo& EmanHdfReader::info() const { return impl_->info; }
+
+void EmanHdfReader::read(index_t index, float* out) const {
+  check_index(index);
+  const ImageInfo& info = impl_->info;
+  const std::string name = image_name(index);
+  Hdf5Guard guard;
+  Id dataset(H5Dopen2(impl_->file, name.c_str(), H5P_DEFAULT), H5Dclose);
+  Shape shape;
+  if (!dataset.ok() || !dataset_shape(dataset.get(), &shape))
+    throw_input_error(info.path, "cannot open dataset " + name);
+  if (shape != info.shape.item())
+    throw_input_error(info.path, name + " is " + to_string(shape) + " but image 0 is " + to_string(info.shape.item()));
+  if (H5Dread(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0)
+    throw_input_error(info.path, "cannot read dataset " + name + " as numbers");
+}
+
+} // namespace frost::io
