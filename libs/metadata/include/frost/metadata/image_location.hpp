@@ -1,0 +1,50 @@
+#pragma once
+/// @file image_location.hpp
+/// @brief `N@path` image addresses and where relative data paths in metadata point.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace frost::meta {
+
+/// @brief One image of a stack (`000123@stack.mrcs`) or a whole file (`micrograph.mrc`).
+struct ImageLocation {
+  std::size_t index = 0; ///< 1-based position in the stack; 0 when there is no `N@` part
+  std::string path;      ///< as written, including Xmipp's `:mrcs`-style suffix if any
+  bool has_index() const noexcept { return index > 0; }
+};
+
+/// @brief Parses `N@path` (zero padding optional) or a plain path. A part before '@' that
+/// contains '/' is taken as part of the path. frost::Error(Input) for an index that is not a
+/// positive integer or an empty path.
+ImageLocation parse_image_location(std::string_view text);
+
+/// @brief `%06zu@path` (more digits when needed), or the bare path when index is 0.
+std::string format_image_location(const ImageLocation& location);
+
+/// @brief The path without a trailing Xmipp type suffix (`file.mrc:mrcs` → `file.mrc`).
+std::string strip_type_suffix(const std::string& path);
+
+/// @brief What a relative path in a metadata file is relative to.
+///
+/// RELION (and Xmipp under Scipion) write paths relative to the project directory, i.e. the
+/// working directory of the program that reads the file, never relative to the STAR file's
+/// own folder. Data sets copied elsewhere (the ASPIRE and cryoDRGN test files) keep their
+/// stacks next to the STAR file instead. Auto accepts both: see resolve_data_path().
+enum class PathBase {
+  WorkingDirectory,  ///< RELION's rule, strictly
+  MetadataDirectory, ///< next to the metadata file
+  Auto               ///< working directory if the file exists there, else next to the metadata
+};
+
+/// @brief Resolves a data path read from the metadata file `metadata_path`.
+///
+/// Absolute paths are returned unchanged. With PathBase::Auto a relative path is used as is
+/// when it exists relative to the working directory (RELION's rule), else joined to the
+/// metadata file's directory when it exists there, else returned unchanged so that a later
+/// "cannot open" error names the path RELION would have used. The `:suffix` of Xmipp paths is
+/// ignored for the existence check and kept in the result.
+std::string resolve_data_path(const std::string& path, const std::string& metadata_path,
+                              PathBase base = PathBase::Auto);
+
+} // namespace frost::meta

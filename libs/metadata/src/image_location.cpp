@@ -1,0 +1,79 @@
+#include "frost/metadata/image_location.hpp"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+
+#include "frost/core/error.hpp"
+
+namespace frost::meta {
+
+namespace {
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string directory_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return std::string();
+  return slash == 0 ? std::string("/") : path.substr(0, slash);
+}
+} // namespace
+
+ImageLocation parse_image_location(std::string_view text) {
+  ImageLocation out;
+  const std::size_t at = text.find('@');
+  const std::string_view before = at == std::string_view::npos ? std::string_view() : text.substr(0, at);
+  if (at == std::string_view::npos || before.find('/') != std::string_view::npos) {
+    out.path = std::string(text);
+  } else {
+    if (before.empty() || before.size() > 18)
+      throw_input_error(std::string(text), "image index before '@' must be a positive integer");
+    std::size_t index = 0;
+    for (char c : before) {
+      if (c < '0' || c > '9')
+        throw_input_error(std::string(text), "image index before '@' must be a positive integer");
+      index = index * 10 + static_cast<std::size_t>(c - '0');
+    }
+    if (index == 0) throw_input_error(std::string(text), "image indices start at 1 (N@file is 1-based)");
+    out.index = index;
+    out.path = std::string(text.substr(at + 1));
+  }
+  if (out.path.empty()) throw_input_error(std::string(text), "empty file name in image location");
+  return out;
+}
+
+std::string format_image_location(const ImageLocation& location) {
+  if (location.index == 0) return location.path;
+  char digits[32];
+  std::snprintf(digits, sizeof digits, "%06zu@", location.index);
+  return digits + location.path;
+}
+
+std::string strip_type_suffix(const std::string& path) {
+  const std::size_t colon = path.find_last_of(':');
+  if (colon == std::string::npos || colon + 1 >= path.size()) return path;
+  const std::string suffix = path.substr(colon + 1);
+  if (suffix.size() > 5 || suffix.find('/') != std::string::npos) return path;
+  for (char c : suffix)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return path;
+  return path.substr(0, colon);
+}
+
+std::string resolve_data_path(const std::string& path, const std::string& metadata_path, PathBase base) {
+  if (path.empty() || path.front() == '/') return path;
+  const std::string dir = directory_of(metadata_path);
+  const std::string beside = dir.empty() ? path : dir + "/" + path;
+  switch (base) {
+  case PathBase::WorkingDirectory: return path;
+  case PathBase::MetadataDirectory: return beside;
+  case PathBase::Auto:
+    if (exists(strip_type_suffix(path))) return path;
+    if (exists(strip_type_suffix(beside))) return beside;
+    return path;
+  }
+  return path;
+}
+
+} // namespace frost::meta
