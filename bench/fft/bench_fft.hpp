@@ -12,7 +12,7 @@ struct Settings {
   bool csv = false;
   int reps = 10;   ///< timed executions per measurement; the median is reported
   int warmup = 2;  ///< untimed executions first (lazy loading, first-touch, caches)
-  double gpu_bandwidth_gbs = 4100.0; ///< memory bandwidth floor for the GPU column
+  double gpu_bandwidth_gbs = 0.0; ///< floor for the GPU column; 0 = the device's peak (memory clock x bus width)
   double cpu_bandwidth_gbs = 0.0;    ///< 0 = no floor column for the CPU
   int threads = 0;                   ///< FFTW threads, 0 = frost::num_threads()
   fft::FftRigor rigor = fft::FftRigor::Estimate;

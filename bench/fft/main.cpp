@@ -8,6 +8,7 @@
 #include <string>
 
 #include "bench_fft.hpp"
+#include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/threads.hpp"
 #include "frost/fft/versions.hpp"
@@ -37,7 +38,7 @@ const char* kUsage =
     "Times R2C forward and C2R inverse out-of-place f32 transforms through frost::fft (wrapper)\n"
     "and through the library directly (raw), median of --reps (default 10) after 2 warm-ups.\n"
     "GB/s counts the input and output bytes once each; %floor compares that with the memory\n"
-    "bandwidth given (--bandwidth-gbs, default 4100 for H100/H200 HBM; CPU only if\n"
+    "bandwidth given (--bandwidth-gbs, default the GPU's peak from its memory clock and bus width; CPU only if\n"
     "--cpu-bandwidth-gbs is given). --quick runs small sizes only (CI).\n";
 
 struct Case {
@@ -112,7 +113,11 @@ int run(const Settings& s) {
               "warm-ups\n", c, s.reps, s.warmup);
   std::printf("%s%s\n", c, fft::fft_versions().c_str());
   if (s.cpu) std::printf("%scpu: FFTW, %d threads, rigor %s\n", c, threads, fft::to_string(s.rigor).c_str());
-  if (gpu) std::printf("%scuda: %s, bandwidth floor %.0f GB/s\n", c, cuda_device_name().c_str(), s.gpu_bandwidth_gbs);
+  Settings eff = s;
+  if (gpu && eff.gpu_bandwidth_gbs <= 0) eff.gpu_bandwidth_gbs = cuda_peak_bandwidth_gbs(0);
+  if (gpu)
+    std::printf("%scuda: %s, bandwidth floor %.0f GB/s (%s)\n", c, cuda_device_name().c_str(), eff.gpu_bandwidth_gbs,
+                s.gpu_bandwidth_gbs > 0 ? "--bandwidth-gbs" : "peak from the device's memory clock and bus width");
   else if (s.cuda) std::printf("%scuda: skipped (no GPU visible, or built without CUDA)\n", c);
   std::printf("%sGB/s = (input + output bytes) / wrapper median; ratio = wrapper / raw\n", c);
   if (s.csv) std::printf("group,size,batch,kind,backend,wrapper_ms,raw_ms,ratio,gbs,floor_pct\n");
@@ -122,7 +127,7 @@ int run(const Settings& s) {
   for (const Case& k : cases(s.quick))
     for (const fft::FftSpec& spec : {fft::FftSpec::r2c(k.shape), fft::FftSpec::c2r(k.shape)}) {
       if (s.cpu) print_row(s, k.group, spec, "cpu", time_cpu(spec, s), s.cpu_bandwidth_gbs);
-      if (gpu) print_row(s, k.group, spec, "cuda", time_cuda(spec, s), s.gpu_bandwidth_gbs);
+      if (gpu) print_row(s, k.group, spec, "cuda", time_cuda(spec, s), eff.gpu_bandwidth_gbs);
     }
   return 0;
 }

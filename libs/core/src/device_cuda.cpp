@@ -31,6 +31,16 @@ std::string cuda_device_description(int id) {
   return buf;
 }
 
+double cuda_peak_bandwidth_gbs(int id) {
+  int clock_khz = 0, bus_bits = 0;
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, id) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, id) != cudaSuccess) {
+    cudaGetLastError();
+    return 0.0;
+  }
+  return 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+}
+
 } // namespace frost
 
 namespace frost {

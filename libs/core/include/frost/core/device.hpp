@@ -25,6 +25,9 @@ bool cuda_compiled();
 int cuda_device_count();
 /// "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB)" or an explanation why there is none.
 std::string cuda_device_description(int id);
+/// Theoretical peak device-memory bandwidth [GB/s] from the memory clock and bus width
+/// (2 transfers per clock); 0 when unknown. The floor benchmarks compare against.
+double cuda_peak_bandwidth_gbs(int id);
 /// Throws frost::Error(Device) with a clear message if `sel` asks for GPUs that do not exist.
 void require_devices(const DeviceSelection& sel);
 
