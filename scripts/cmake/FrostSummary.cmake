@@ -1,6 +1,6 @@
 # One block at the end of configure that says what this build can do.
 message(STATUS "")
-message(STATUS "frost ${PROJECT_VERSION} (${FROST_GIT_HASH}) configuration")
+message(STATUS "frost ${PROJECT_VERSION} configuration")
 message(STATUS "  build type        : ${CMAKE_BUILD_TYPE}")
 message(STATUS "  C++ compiler      : ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
 if(FROST_USE_CUDA)

@@ -5,19 +5,14 @@
 #include <cstdlib>
 
 #include "frost/core/error.hpp"
+#include "mpi_check.hpp"
 #include "frost/mpi/split.hpp"
 
 namespace frost::mpi {
 
 namespace {
 
-void check(int rc, const char* call) {
-  if (rc == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  MPI_Error_string(rc, text, &length);
-  FROST_THROW(ExitCode::Runtime, std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
-}
+using detail::check;
 
 std::size_t chunk_elements(std::size_t max_chunk, std::size_t element_bytes) {
   const std::size_t limit = static_cast<std::size_t>(INT_MAX);

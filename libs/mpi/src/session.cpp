@@ -3,10 +3,13 @@
 #include <string>
 
 #include "frost/core/error.hpp"
+#include "mpi_check.hpp"
 
 namespace frost::mpi {
 
 namespace {
+
+using detail::check;
 
 int to_mpi(ThreadSupport level) {
   switch (level) {
@@ -23,14 +26,6 @@ ThreadSupport from_mpi(int level) {
   if (level >= MPI_THREAD_SERIALIZED) return ThreadSupport::Serialized;
   if (level >= MPI_THREAD_FUNNELED) return ThreadSupport::Funneled;
   return ThreadSupport::Single;
-}
-
-void check(int rc, const char* call) {
-  if (rc == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  MPI_Error_string(rc, text, &length);
-  FROST_THROW(ExitCode::Runtime, std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
 } // namespace
@@ -68,5 +63,18 @@ Session::~Session() {
 }
 
 void Session::barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+
+} // namespace frost::mpi
+
+namespace frost::mpi {
+
+std::string library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  if (MPI_Get_library_version(text, &length) != MPI_SUCCESS) return "MPI (version unknown)";
+  std::string v(text, static_cast<std::size_t>(length));
+  const auto end = v.find_first_of(",\n"); // first clause only: "Open MPI v4.1.4"
+  return v.substr(0, end);
+}
 
 } // namespace frost::mpi

@@ -10,13 +10,7 @@
 namespace frost::geom {
 namespace {
 
-template <class T>
-Image<T> random_image(Shape s, std::uint32_t seed) {
-  Image<T> img(s);
-  const auto f = test::random_floats(static_cast<std::size_t>(s.total()), seed);
-  for (index_t i = 0; i < s.total(); ++i) img[i] = static_cast<T>(f[static_cast<std::size_t>(i)]);
-  return img;
-}
+using test::random_image;
 
 TEST(BSpline, WeightsAreTheCubicBasis) {
   double w[4];

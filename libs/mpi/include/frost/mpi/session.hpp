@@ -3,6 +3,8 @@
 /// @brief MPI for the lifetime of a program: initialise once, finalise at the end.
 #include <mpi.h>
 
+#include <string>
+
 namespace frost::mpi {
 
 /// @brief How many threads may call MPI (MPI_THREAD_* in increasing order).
@@ -42,4 +44,9 @@ private:
   ThreadSupport provided_ = ThreadSupport::Single;
 };
 
+} // namespace frost::mpi
+
+namespace frost::mpi {
+/// The MPI library's own one-line version (e.g. "Open MPI v4.1.4"); callable before MPI_Init.
+std::string library_version();
 } // namespace frost::mpi

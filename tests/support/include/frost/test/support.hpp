@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frost/core/device.hpp"
+#include "frost/core/image.hpp"
 
 namespace frost::test {
 
@@ -34,6 +35,15 @@ private:
 
 /// Deterministic uniform random floats in [lo, hi).
 std::vector<float> random_floats(std::size_t n, std::uint32_t seed, float lo = -1.f, float hi = 1.f);
+
+/// An image of deterministic uniform random values in [-1, 1).
+template <class T>
+Image<T> random_image(Shape s, std::uint32_t seed) {
+  Image<T> img(s);
+  const auto f = random_floats(static_cast<std::size_t>(s.total()), seed);
+  for (index_t i = 0; i < s.total(); ++i) img[i] = static_cast<T>(f[static_cast<std::size_t>(i)]);
+  return img;
+}
 
 /// ||a - b||_2 / ||b||_2 over n values (b is the reference).
 template <class A, class B>
