@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config git
           libfftw3-dev libtiff-dev libhdf5-dev libopenmpi-dev openmpi-bin
-          libgtest-dev libbenchmark-dev python3 python3-numpy python3-mrcfile)
+          libgtest-dev libbenchmark-dev nlohmann-json3-dev python3 python3-numpy python3-mrcfile)
 
 missing=()
 for p in "${packages[@]}"; do

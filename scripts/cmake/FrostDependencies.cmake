@@ -3,6 +3,18 @@ find_package(FFTW REQUIRED)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Threads REQUIRED)
 
+# JSON (advisor output, caches): nlohmann-json from the system, or a copy of its headers given
+# with -DFROST_JSON_INCLUDE_DIR=<dir containing nlohmann/json.hpp> (machines without the package).
+find_package(nlohmann_json 3.2 QUIET)
+if(NOT nlohmann_json_FOUND)
+  find_path(FROST_JSON_INCLUDE_DIR nlohmann/json.hpp)
+  if(NOT FROST_JSON_INCLUDE_DIR)
+    message(FATAL_ERROR "nlohmann-json not found: install nlohmann-json3-dev or set FROST_JSON_INCLUDE_DIR")
+  endif()
+  add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
+  set_target_properties(nlohmann_json::nlohmann_json PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${FROST_JSON_INCLUDE_DIR})
+endif()
+
 find_package(TIFF QUIET)
 option(FROST_USE_TIFF "Read TIFF movies and gain references (libtiff)" ${TIFF_FOUND})
 if(FROST_USE_TIFF AND NOT TIFF_FOUND)
