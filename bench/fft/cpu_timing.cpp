@@ -16,7 +16,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 unsigned raw_flags(const fft::FftSpec& spec, fft::FftRigor r) {
-  unsigned f = r == fft::FftRigor::Measure ? FFTW_MEASURE : r == fft::FftRigor::Patient ? FFTW_PATIENT : FFTW_ESTIMATE;
+  unsigned f = r == fft::FftRigor::Measure      ? FFTW_MEASURE
+               : r == fft::FftRigor::Patient    ? FFTW_PATIENT
+               : r == fft::FftRigor::Exhaustive ? FFTW_EXHAUSTIVE
+                                                : FFTW_ESTIMATE;
   return f | (spec.kind == fft::Kind::C2R ? FFTW_DESTROY_INPUT : FFTW_PRESERVE_INPUT);
 }
 

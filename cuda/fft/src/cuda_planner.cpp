@@ -104,4 +104,9 @@ std::shared_ptr<Planner> make_cuda_planner(int device) { return std::make_shared
 
 std::string cufft_version_string() { return "cuFFT " + cuda::cufft_version_text(); }
 
+int cufft_version_number() {
+  int v = 0;
+  return cufftGetVersion(&v) == CUFFT_SUCCESS ? v : 0;
+}
+
 } // namespace frost::fft::detail

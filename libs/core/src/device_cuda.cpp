@@ -31,6 +31,30 @@ std::string cuda_device_description(int id) {
   return buf;
 }
 
+CudaDeviceInfo cuda_device_info(int id) {
+  CudaDeviceInfo info;
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, id) != cudaSuccess) {
+    cudaGetLastError();
+    return info;
+  }
+  info.valid = true;
+  info.name = p.name;
+  char uuid[64];
+  const auto* u = reinterpret_cast<const unsigned char*>(p.uuid.bytes);
+  std::snprintf(uuid, sizeof uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+                u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+  info.uuid = uuid;
+  info.cc_major = p.major;
+  info.cc_minor = p.minor;
+  info.sm_count = p.multiProcessorCount;
+  info.total_memory = p.totalGlobalMem;
+  info.l2_bytes = static_cast<std::size_t>(p.l2CacheSize);
+  cudaRuntimeGetVersion(&info.runtime_version);
+  if (cudaDriverGetVersion(&info.driver_version) != cudaSuccess) cudaGetLastError();
+  return info;
+}
+
 double cuda_peak_bandwidth_gbs(int id) {
   int clock_khz = 0, bus_bits = 0;
   if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, id) != cudaSuccess ||

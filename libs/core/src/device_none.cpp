@@ -8,6 +8,7 @@ bool cuda_compiled() { return false; }
 int cuda_device_count() { return 0; }
 std::string cuda_device_description(int) { return "frost was built without CUDA"; }
 double cuda_peak_bandwidth_gbs(int) { return 0.0; }
+CudaDeviceInfo cuda_device_info(int) { return {}; }
 
 } // namespace frost
 

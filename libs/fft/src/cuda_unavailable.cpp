@@ -10,5 +10,6 @@ std::shared_ptr<Planner> make_cuda_planner(int device) {
 }
 
 std::string cufft_version_string() { return "cuFFT: built without CUDA"; }
+int cufft_version_number() { return 0; }
 
 } // namespace frost::fft::detail

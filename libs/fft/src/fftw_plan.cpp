@@ -17,6 +17,7 @@ unsigned rigor_flags(FftRigor r) {
     case FftRigor::Estimate: return FFTW_ESTIMATE;
     case FftRigor::Measure: return FFTW_MEASURE;
     case FftRigor::Patient: return FFTW_PATIENT;
+    case FftRigor::Exhaustive: return FFTW_EXHAUSTIVE;
     case FftRigor::WisdomOnly: return FFTW_MEASURE | FFTW_WISDOM_ONLY;
   }
   return FFTW_ESTIMATE;

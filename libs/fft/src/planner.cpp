@@ -13,6 +13,7 @@ int strength_of(FftRigor r) {
     case FftRigor::Estimate: return 0;
     case FftRigor::Measure: return 1;
     case FftRigor::Patient: return 2;
+    case FftRigor::Exhaustive: return 3;
     case FftRigor::WisdomOnly: return 1;
   }
   return 0;

@@ -111,15 +111,16 @@ std::string to_string(FftRigor r) {
     case FftRigor::Estimate: return "estimate";
     case FftRigor::Measure: return "measure";
     case FftRigor::Patient: return "patient";
+    case FftRigor::Exhaustive: return "exhaustive";
     case FftRigor::WisdomOnly: return "wisdom-only";
   }
   return "?";
 }
 
 FftRigor parse_rigor(const std::string& text) {
-  for (FftRigor r : {FftRigor::Estimate, FftRigor::Measure, FftRigor::Patient, FftRigor::WisdomOnly})
+  for (FftRigor r : {FftRigor::Estimate, FftRigor::Measure, FftRigor::Patient, FftRigor::Exhaustive, FftRigor::WisdomOnly})
     if (to_string(r) == text) return r;
-  throw_usage_error("unknown FFT rigor '" + text + "' (estimate, measure, patient, wisdom-only)");
+  throw_usage_error("unknown FFT rigor '" + text + "' (estimate, measure, patient, exhaustive, wisdom-only)");
 }
 
 std::string to_string(const FftSpec& s) {

@@ -9,6 +9,7 @@ namespace frost::fft {
 
 std::string fftw_version() { return fftwf_version; }
 std::string cufft_version() { return detail::cufft_version_string(); }
+int cufft_version_number() { return detail::cufft_version_number(); }
 std::string fft_versions() { return "FFTW " + fftw_version() + " (f32, threads); " + cufft_version(); }
 
 } // namespace frost::fft

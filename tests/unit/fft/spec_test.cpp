@@ -50,7 +50,8 @@ TEST(FftSpec, TextKeyRoundTripsAndIsStable) {
   expect_error([] { parse_fft_spec("r2c fwd 8x8x1 b1 oop f32 extra"); }, ExitCode::Usage, "expected");
   EXPECT_EQ(parse_rigor("patient"), FftRigor::Patient);
   EXPECT_EQ(to_string(FftRigor::WisdomOnly), "wisdom-only");
-  expect_error([] { parse_rigor("exhaustive"); }, ExitCode::Usage, "unknown FFT rigor");
+  EXPECT_EQ(parse_rigor("exhaustive"), FftRigor::Exhaustive);
+  expect_error([] { parse_rigor("thorough"); }, ExitCode::Usage, "unknown FFT rigor");
 }
 
 TEST(FftSpec, HashSeparatesFieldsAndIsDeterministic) {

@@ -1,6 +1,7 @@
 #pragma once
 /// @file device.hpp
 /// @brief Where work runs: `--device cpu` or a list of CUDA device ids.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,16 @@ bool cuda_compiled();
 int cuda_device_count();
 /// "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB)" or an explanation why there is none.
 std::string cuda_device_description(int id);
+/// Facts about one CUDA device (for reports and cache keys); `valid` false when unavailable.
+struct CudaDeviceInfo {
+  bool valid = false;
+  std::string name, uuid;
+  int cc_major = 0, cc_minor = 0, sm_count = 0;
+  std::size_t total_memory = 0, l2_bytes = 0;
+  int driver_version = 0, runtime_version = 0; ///< as CUDA reports them (e.g. 13000)
+};
+CudaDeviceInfo cuda_device_info(int id);
+
 /// Theoretical peak device-memory bandwidth [GB/s] from the memory clock and bus width
 /// (2 transfers per clock); 0 when unknown. The floor benchmarks compare against.
 double cuda_peak_bandwidth_gbs(int id);

@@ -60,6 +60,7 @@ namespace detail {
 std::shared_ptr<Planner> make_cuda_planner(int device);
 /// "cuFFT 12.0.0" or "cuFFT: built without CUDA".
 std::string cufft_version_string();
+int cufft_version_number();
 
 /// Throws frost::Error(Runtime) "FFT <spec>: <problem>".
 [[noreturn]] void spec_error(const FftSpec& spec, const std::string& problem);

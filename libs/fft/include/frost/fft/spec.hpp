@@ -39,6 +39,7 @@ enum class FftRigor {
   Estimate,  ///< heuristic plan; arrays are never touched (FFTW_ESTIMATE)
   Measure,   ///< times candidates on planner-owned scratch arrays (FFTW_MEASURE)
   Patient,   ///< wider search (FFTW_PATIENT)
+  Exhaustive,///< widest search (FFTW_EXHAUSTIVE)
   WisdomOnly ///< a plan only if wisdom of Measure or better covers the spec (FFTW_WISDOM_ONLY)
 };
 
