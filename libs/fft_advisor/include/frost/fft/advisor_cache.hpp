@@ -1,0 +1,88 @@
+#pragma once
+/// @file advisor_cache.hpp
+/// @brief The persistent answer cache of fft-advisor.md §7.4: `fft-sizes.jsonl` in the cache
+/// directory, one JSON record per line, appended under an exclusive flock; and the per-device
+/// measurement lock of §7.5.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frost/fft/advisor_types.hpp"
+
+namespace frost::fft {
+
+/// `--cache-dir` if given, else $FROST_CACHE_DIR, else $XDG_CACHE_HOME/frost, else
+/// $HOME/.cache/frost.
+std::string default_cache_dir(const std::string& explicit_dir = "");
+
+/// Everything §7.4 keys an answer by, besides the request itself.
+struct CacheContext {
+  std::string device_identity;   ///< Measurer::device_identity()
+  std::string library_versions;  ///< Measurer::library_versions()
+  Policy policy = Policy::Portable;
+  int top = 0;                   ///< T of find (0 for heuristic answers)
+};
+
+/// The canonical key string of §7.4 (fields in the spec's order, '|'-separated).
+std::string cache_key(const AdvisorRequest& req, const Profile& profile, const CacheContext& ctx);
+/// 64-bit FNV-1a of the key.
+std::uint64_t cache_key_hash(const std::string& key);
+
+/// One stored answer.
+struct CacheRecord {
+  std::string key;
+  Candidate answer;                       ///< the returned configuration (size, batch, options, estimate)
+  std::optional<double> ms_per_signal;    ///< measured median; empty for heuristic answers
+  std::optional<double> original_ms_per_signal;
+  int candidates_measured = 0;
+  Protocol protocol;
+  std::string source = "heuristic";       ///< "heuristic" or "measured"
+  std::string tool_version, host, time_iso8601, device_uuid;
+  std::size_t required_bytes = 0;         ///< memory the answer needs
+};
+
+/// The cache file of one directory. Reading skips malformed lines (one warning per file);
+/// duplicate keys prefer `measured`, then the newest. A directory that cannot be written makes
+/// the cache read-only (one warning); cache I/O problems never fail the caller.
+class AdvisorCache {
+public:
+  explicit AdvisorCache(std::string dir);
+  const std::string& dir() const { return dir_; }
+  std::string file() const;               ///< <dir>/fft-sizes.jsonl
+  bool read_only() const { return read_only_; }
+
+  /// The best record for `key` whose requirement fits `mem_limit` (0 = no limit), else empty
+  /// (a record that needs more memory than the limit counts as a miss, §7.4).
+  std::optional<CacheRecord> lookup(const std::string& key, std::size_t mem_limit = 0) const;
+  /// Appends a record (one line of at most 4 KiB, under flock). Returns false when read-only.
+  bool store(const CacheRecord& record);
+  std::vector<CacheRecord> records() const;  ///< every readable record, in file order
+  void clear();                              ///< removes the file
+  void compact();                            ///< rewrites with one record per key (temp + rename)
+  void export_to(const std::string& path) const;
+  void import_from(const std::string& path); ///< appends the records of another cache file
+
+private:
+  std::string dir_;
+  bool read_only_ = false;
+};
+
+/// One JSON line for a record, and back (nullopt for a malformed line).
+std::string record_to_json(const CacheRecord& r);
+std::optional<CacheRecord> record_from_json(const std::string& line);
+
+/// Exclusive lock on `<dir>/device-<uuid>.lock` (§7.5), waited for up to `wait_s` seconds.
+class DeviceLock {
+public:
+  DeviceLock(const std::string& dir, const std::string& device_uuid, double wait_s);
+  ~DeviceLock();
+  DeviceLock(const DeviceLock&) = delete;
+  DeviceLock& operator=(const DeviceLock&) = delete;
+  bool held() const { return fd_ >= 0; }
+
+private:
+  int fd_ = -1;
+};
+
+} // namespace frost::fft

@@ -1,0 +1,335 @@
+// The persistent answer cache (fft-advisor.md §7.4): a JSON-lines file that many processes
+// append to at once. Every access holds a flock on the file (shared to read, exclusive to
+// write), so a reader never sees half a line; compaction and clearing replace or remove the
+// file under the exclusive lock, and open_locked() makes late writers follow the path to the
+// new file instead of appending to the old, unlinked one.
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "file_lock.hpp"
+#include "frost/core/atomic_file.hpp"
+#include "frost/core/error.hpp"
+#include "frost/core/log.hpp"
+#include "frost/core/version.hpp"
+#include "frost/fft/advisor_cache.hpp"
+
+namespace frost::fft {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kFileName = "fft-sizes.jsonl";
+constexpr std::size_t kMaxLineBytes = 4096; // §7.4, newline included
+/// Locks are held for one append or one read; waiting longer means something is stuck, and a
+/// cache problem must only cost a warning.
+constexpr double kLockWaitS = 30;
+
+/// True the first time `topic` is seen in this process: each cache problem is reported once,
+/// however many lookups run into it.
+bool first_time(const std::string& topic) {
+  static std::mutex mutex;
+  static std::set<std::string> seen;
+  std::lock_guard<std::mutex> lock(mutex);
+  return seen.insert(topic).second;
+}
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+/// Whether files can be created in `dir`, judged by its nearest existing ancestor (the cache
+/// directory itself is only created on the first store). access() is right for everyone except
+/// root, who is refused only by read-only mounts and by paths through regular files; store()
+/// catches whatever this misses.
+bool directory_writable(const std::string& dir) {
+  std::error_code ec;
+  fs::path p(dir);
+  while (!p.empty() && !fs::exists(p, ec)) {
+    if (p == p.parent_path()) break;
+    p = p.parent_path();
+  }
+  if (p.empty()) p = ".";
+  if (!fs::is_directory(p, ec)) return false;
+  if (::access(p.c_str(), W_OK | X_OK) != 0) return false;
+  const fs::path file = fs::path(dir) / kFileName;
+  return !(p == fs::path(dir) && fs::exists(file, ec) && ::access(file.c_str(), W_OK) != 0);
+}
+
+/// One parsed line: the record and its position (later lines are newer among equal times).
+struct Entry {
+  CacheRecord record;
+  std::size_t position;
+};
+
+/// A timestamp that compares as text in time order: writers may give "...:SSZ" or
+/// "...:SS.fffZ" (UTC), so the fraction is padded to nine digits. Other text is kept as is.
+std::string time_order(const std::string& t) {
+  if (t.size() < 20 || t[10] != 'T' || (t[19] != 'Z' && t[19] != '.')) return t;
+  std::string fraction;
+  for (std::size_t i = 20; t[19] == '.' && i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])); ++i)
+    fraction += t[i];
+  fraction.resize(9, '0');
+  return t.substr(0, 19) + "." + fraction;
+}
+
+/// §7.4 preference among records of one key: measured first, then the newest (then the later
+/// line, for equal times).
+bool preferred(const Entry& a, const Entry& b) {
+  const bool ma = a.record.source == "measured", mb = b.record.source == "measured";
+  if (ma != mb) return ma;
+  const std::string ta = time_order(a.record.time_iso8601), tb = time_order(b.record.time_iso8601);
+  if (ta != tb) return ta > tb;
+  return a.position > b.position;
+}
+
+/// Splits `text` into lines and parses those that pass `wanted` (all when null). Blank lines
+/// are ignored; lines that do not parse are counted.
+template <class Wanted>
+std::vector<Entry> parse_lines(const std::string& text, Wanted wanted, int& malformed) {
+  std::vector<Entry> out;
+  std::size_t begin = 0, position = 0;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(begin, end - begin);
+    begin = end + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    ++position;
+    if (!wanted(line)) continue;
+    if (auto r = record_from_json(line)) out.push_back({std::move(*r), position});
+    else ++malformed;
+  }
+  return out;
+}
+
+void warn_malformed(const std::string& path, int malformed) {
+  if (malformed > 0 && first_time("malformed:" + path))
+    log_warning("fft size cache " + path + ": skipped " + std::to_string(malformed) +
+                " malformed line" + (malformed == 1 ? "" : "s"));
+}
+
+std::string hex64(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+} // namespace
+
+std::string default_cache_dir(const std::string& explicit_dir) {
+  if (!explicit_dir.empty()) return explicit_dir;
+  const auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v != nullptr ? v : "";
+  };
+  if (const std::string d = env("FROST_CACHE_DIR"); !d.empty()) return d;
+  if (const std::string d = env("XDG_CACHE_HOME"); !d.empty()) return d + "/frost";
+  std::string home = env("HOME");
+  if (home.empty())
+    if (const passwd* pw = ::getpwuid(::getuid()); pw != nullptr && pw->pw_dir != nullptr) home = pw->pw_dir;
+  if (!home.empty()) return home + "/.cache/frost";
+  return "/tmp/frost-cache-" + std::to_string(::getuid()); // no home at all (daemons, containers)
+}
+
+AdvisorCache::AdvisorCache(std::string dir) : dir_(dir.empty() ? default_cache_dir() : std::move(dir)) {
+  read_only_ = !directory_writable(dir_);
+  if (read_only_ && first_time("read-only:" + dir_))
+    log_warning("fft size cache directory " + dir_ + " is not writable; using the cache read-only");
+}
+
+std::string AdvisorCache::file() const { return dir_ + "/" + kFileName; }
+
+namespace {
+
+/// The whole cache file, read under a shared lock. A missing file is an empty cache; other
+/// problems give one warning and an empty cache.
+std::string read_cache_text(const std::string& path) {
+  std::string text;
+  detail::UniqueFd fd = detail::open_locked(path, O_RDONLY, LOCK_SH, kLockWaitS);
+  if (!fd.valid()) {
+    // ENOTDIR: the directory path runs through a regular file (a read-only cache, already
+    // reported); like a missing file, that is just an empty cache.
+    if (errno != ENOENT && errno != ENOTDIR && first_time("read:" + path))
+      log_warning("cannot read fft size cache " + path + " (" + errno_text(errno) + "); ignoring it");
+    return text;
+  }
+  if (!detail::read_all(fd.get(), text) && first_time("read:" + path)) {
+    log_warning("cannot read fft size cache " + path + " (" + errno_text(errno) + "); ignoring it");
+    text.clear();
+  }
+  return text;
+}
+
+} // namespace
+
+std::optional<CacheRecord> AdvisorCache::lookup(const std::string& key, std::size_t mem_limit) const {
+  // Only lines carrying the key's hash are parsed, so a lookup stays fast in a large file.
+  const std::string hash = hex64(cache_key_hash(key));
+  int malformed = 0;
+  const std::vector<Entry> entries = parse_lines(
+      read_cache_text(file()), [&](const std::string& line) { return line.find(hash) != std::string::npos; },
+      malformed);
+  warn_malformed(file(), malformed);
+  const Entry* best = nullptr;
+  for (const Entry& e : entries) {
+    if (e.record.key != key) continue;
+    if (mem_limit != 0 && e.record.required_bytes > mem_limit) continue; // needs more than we have
+    if (best == nullptr || preferred(e, *best)) best = &e;
+  }
+  if (best == nullptr) return std::nullopt;
+  return best->record;
+}
+
+std::vector<CacheRecord> AdvisorCache::records() const {
+  int malformed = 0;
+  std::vector<Entry> entries = parse_lines(read_cache_text(file()), [](const std::string&) { return true; }, malformed);
+  warn_malformed(file(), malformed);
+  std::vector<CacheRecord> out;
+  out.reserve(entries.size());
+  for (Entry& e : entries) out.push_back(std::move(e.record));
+  return out;
+}
+
+namespace {
+
+/// Appends `lines` (each ending in '\n') to `path` in one write under an exclusive lock. On
+/// failure returns errno; a partial write is cut off again so that no half line remains.
+int append_locked(const std::string& path, const std::string& lines) {
+  // Read access too: the last byte is checked below.
+  detail::UniqueFd fd = detail::open_locked(path, O_RDWR | O_APPEND | O_CREAT, LOCK_EX, kLockWaitS);
+  if (!fd.valid()) return errno;
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return errno;
+  std::string data = lines;
+  if (st.st_size > 0) {
+    // A writer killed mid-line (no flock protects against that) would otherwise glue its half
+    // line to ours and lose both; starting on a fresh line loses only the broken one.
+    char last = '\n';
+    if (::pread(fd.get(), &last, 1, st.st_size - 1) == 1 && last != '\n') data.insert(data.begin(), '\n');
+  }
+  if (!detail::write_all(fd.get(), data)) {
+    const int e = errno;
+    if (::ftruncate(fd.get(), st.st_size) != 0) { /* nothing more we can do; readers skip it */ }
+    return e;
+  }
+  return 0;
+}
+
+bool is_permission_problem(int e) { return e == EACCES || e == EPERM || e == EROFS || e == ENOTDIR || e == EISDIR; }
+
+} // namespace
+
+bool AdvisorCache::store(const CacheRecord& record) {
+  if (read_only_) return false;
+  CacheRecord r = record;
+  if (r.host.empty()) r.host = detail::host_name();
+  if (r.time_iso8601.empty()) r.time_iso8601 = detail::iso8601_now();
+  if (r.tool_version.empty()) r.tool_version = version_string();
+  const std::string line = record_to_json(r) + "\n";
+  if (line.size() > kMaxLineBytes) {
+    log_warning("fft size cache: record for '" + r.key.substr(0, 80) + "...' is " + std::to_string(line.size()) +
+                " bytes (limit " + std::to_string(kMaxLineBytes) + "); not stored");
+    return false;
+  }
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  int e = ec ? ec.value() : append_locked(file(), line);
+  if (e == 0) return true;
+  if (is_permission_problem(e)) {
+    read_only_ = true;
+    if (first_time("read-only:" + dir_))
+      log_warning("fft size cache directory " + dir_ + " is not writable (" + errno_text(e) +
+                  "); using the cache read-only");
+  } else if (first_time("write:" + dir_)) {
+    log_warning("cannot write fft size cache " + file() + " (" + errno_text(e) + "); answer not stored");
+  }
+  return false;
+}
+
+void AdvisorCache::clear() {
+  if (read_only_) throw_input_error(dir_, "the fft size cache directory is read-only");
+  detail::UniqueFd fd = detail::open_locked(file(), O_RDONLY, LOCK_EX, kLockWaitS);
+  if (!fd.valid()) {
+    if (errno == ENOENT) return;
+    throw_input_error(file(), "cannot lock the cache file (" + errno_text(errno) + ")");
+  }
+  // Unlinked under the lock: writers waiting for it notice and create a fresh file.
+  if (::unlink(file().c_str()) != 0 && errno != ENOENT)
+    throw_input_error(file(), "cannot remove the cache file (" + errno_text(errno) + ")");
+}
+
+void AdvisorCache::compact() {
+  if (read_only_) throw_input_error(dir_, "the fft size cache directory is read-only");
+  detail::UniqueFd fd = detail::open_locked(file(), O_RDONLY, LOCK_EX, kLockWaitS);
+  if (!fd.valid()) {
+    if (errno == ENOENT) return;
+    throw_input_error(file(), "cannot lock the cache file (" + errno_text(errno) + ")");
+  }
+  std::string text;
+  if (!detail::read_all(fd.get(), text)) throw_input_error(file(), "cannot read (" + errno_text(errno) + ")");
+  int malformed = 0;
+  const std::vector<Entry> entries = parse_lines(text, [](const std::string&) { return true; }, malformed);
+  std::map<std::string, std::size_t> best; // key -> index into entries
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    auto [it, inserted] = best.emplace(entries[i].record.key, i);
+    if (!inserted && preferred(entries[i], entries[it->second])) it->second = i;
+  }
+  std::vector<std::size_t> keep;
+  for (const auto& kv : best) keep.push_back(kv.second);
+  std::sort(keep.begin(), keep.end()); // file order, so "later is newer" still holds on re-reading
+  std::string out;
+  for (std::size_t i : keep) out += record_to_json(entries[i].record) + "\n";
+  // Temporary file in the same directory, renamed over the cache while we hold its lock.
+  AtomicFile tmp(file());
+  tmp.write(out);
+  tmp.commit();
+  if (malformed > 0)
+    log_info("fft size cache " + file() + ": compaction dropped " + std::to_string(malformed) + " malformed line" +
+             (malformed == 1 ? "" : "s"));
+}
+
+void AdvisorCache::export_to(const std::string& path) const {
+  std::string out;
+  for (const CacheRecord& r : records()) out += record_to_json(r) + "\n";
+  write_text_file_atomic(path, out);
+}
+
+void AdvisorCache::import_from(const std::string& path) {
+  if (read_only_) throw_input_error(dir_, "the fft size cache directory is read-only");
+  int malformed = 0;
+  const std::vector<Entry> incoming = parse_lines(read_text_file(path), [](const std::string&) { return true; }, malformed);
+  if (malformed > 0)
+    log_warning("fft size cache import " + path + ": skipped " + std::to_string(malformed) + " malformed line" +
+                (malformed == 1 ? "" : "s"));
+  // Records already present (same canonical text) are not appended again, so importing the
+  // same file twice leaves the cache as it was.
+  std::set<std::string> present;
+  for (const CacheRecord& r : records()) present.insert(record_to_json(r));
+  std::string lines;
+  for (const Entry& e : incoming) {
+    std::string line = record_to_json(e.record);
+    if (line.size() + 1 > kMaxLineBytes || !present.insert(line).second) continue;
+    lines += line + "\n";
+  }
+  if (lines.empty()) return;
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  const int e = ec ? ec.value() : append_locked(file(), lines);
+  if (e != 0) throw_input_error(file(), "cannot append imported records (" + errno_text(e) + ")");
+}
+
+} // namespace frost::fft
