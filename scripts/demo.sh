@@ -10,7 +10,7 @@ build=$root/build
 if [ ! -f "$build/CMakeCache.txt" ]; then
   "$root/scripts/configure.sh" "$build" -DFROST_BUILD_TESTS=OFF -DFROST_BUILD_BENCH=OFF
 fi
-cmake --build "$build" --parallel "$(nproc)" --target frost_simulate
+cmake --build "$build" --parallel "$(nproc)" --target frost_simulate frost_fft_advisor
 bin=$build/apps
 mkdir -p "$out"
 cd "$out"
@@ -26,6 +26,12 @@ echo "== 2. A 1024x1024x20 movie with drift and doming (trajectory T3), Poisson 
   --dose 2 --contrast 0.2 --gain --seed 11 -v 0
 
 echo
+echo "== 3. FFT sizes for the movie frames (cuFFT model; crop at most 10 %, as movie alignment may)"
+"$bin/fft_advisor/frost_fft_advisor" recommend --size 1024x1024 --mode crop --max-change 10 --no-device --count 3 -v 0
+"$bin/fft_advisor/frost_fft_advisor" recommend --size 3838x3710 --mode crop --max-change 10 --no-device --count 3 -v 0 \
+  | tail -n 3 | sed 's/^/  K2 frame: /'
+
+echo
 echo "== Summary"
 printf "%-28s %s\n" "output directory" "$out"
 printf "%-28s %s\n" "phantom" "particles_phantom.mrc (96^3, 2 A/px)"
@@ -34,4 +40,4 @@ printf "%-28s %s\n" "movie" "movie.mrcs + movie_gain.mrc + movie_truth.star (tru
 printf "%-28s %s\n" "true drift (frame 20)" "$(awk '/^data_/{f=($0=="data_global_shift")} f && NF==5 && $1==20 {printf "x %.2f px, y %.2f px (shift to apply)", $2, $3}' movie_truth.star)"
 echo
 echo "Next in the pipeline (not yet available): frost_reconstruct_fourier, frost_movie_align,"
-echo "frost_align_significant, frost_fft_advisor. Inspect the files with any MRC/STAR tool."
+echo "frost_align_significant. Inspect the files with any MRC/STAR tool."
