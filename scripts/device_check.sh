@@ -6,10 +6,14 @@
 # Test data: ../shared/data is not on the GPU machine; copy it beside the checkout first
 #   (cp -r ../shared/data .shared_data) and carry `.shared_data` with the device tool.
 # Usage: scripts/device_check.sh [--quick]     (--quick: benchmarks at small sizes only)
+# FROST_ADVISOR_BUDGET_S (default 330) bounds the FFT-advisor benchmark so the whole check fits
+# in 10 minutes. Logs are written to a work folder; $OUT gets ctest.log, build.log, one text file
+# per benchmark and logs.tar.gz with everything else (the device tool returns at most 8 files).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-/tmp/frost-device-check}
-mkdir -p "$out"
+final=${OUT:-/tmp/frost-device-check}
+out=$(mktemp -d /tmp/frost-device-check.XXXXXX)
+mkdir -p "$final"
 quick=""
 [ "${1:-}" = "--quick" ] && quick="--quick"
 build=$root/build-device
@@ -37,7 +41,11 @@ if [ $cfg_rc -eq 0 ]; then
 fi
 t1=$(date +%s)
 log "configure rc=$cfg_rc build rc=$build_rc ($((t1 - t0)) s)"
-[ $build_rc -eq 0 ] || { tail -40 "$out/build.log"; tail -20 "$out/configure.log"; exit 1; }
+if [ $build_rc -ne 0 ]; then
+  tail -40 "$out/build.log"; tail -20 "$out/configure.log"
+  cp "$out/configure.log" "$out/build.log" "$final/" 2>/dev/null
+  exit 1
+fi
 grep -E "^-- +(CUDA|FFTW|TIFF|HDF5|MPI) " "$out/configure.log"
 
 ctest --test-dir "$build" --output-on-failure --parallel 4 --output-junit "$out/ctest.xml" > "$out/ctest.log" 2>&1
@@ -54,7 +62,12 @@ bench_rc=0
 for b in $(find "$build/bench" -type f -name 'frost_bench_*' -perm -u+x | sort); do
   name=$(basename "$b")
   log "benchmark $name"
-  "$b" $quick > "$out/$name.txt" 2>&1 || { bench_rc=1; log "$name failed"; }
+  args=($quick)
+  if [ "$name" = frost_bench_fft_advisor ]; then
+    mkdir -p "$out/advisor-csv"
+    args+=(--budget-s "${FROST_ADVISOR_BUDGET_S:-330}" --csv "$out/advisor-csv")
+  fi
+  "$b" "${args[@]}" > "$out/$name.txt" 2> "$out/$name.stderr" || { bench_rc=1; log "$name failed"; tail -5 "$out/$name.stderr"; }
 done
 t3=$(date +%s)
 
@@ -70,4 +83,7 @@ for f in "$out"/frost_bench_*.txt; do
   cat "$f"
 done
 echo "benchmarks     : rc=$bench_rc ($((t3 - t2)) s)"
+cp "$out/ctest.log" "$out/build.log" "$final/" 2>/dev/null
+cp "$out"/frost_bench_*.txt "$final/" 2>/dev/null
+tar -czf "$final/logs.tar.gz" -C "$out" . 2>/dev/null
 [ $test_rc -eq 0 ] && [ $bench_rc -eq 0 ]
