@@ -34,6 +34,7 @@ struct Options {
   bool cpu_detectors = false;     ///< the same on the CPU (slow with one FFTW thread)
   int top = 20;                   ///< T of find on the GPU (paper: 20)
   int cpu_top = 10;               ///< T of find on the CPU
+  int window = 0;                 ///< proximity window of find (0: the advisor default, at least T)
   int reps = 5;                   ///< protocol: samples at least
   int warmup = 2;
   double min_total_ms = 1;        ///< protocol: summed sample time at least
@@ -141,6 +142,7 @@ struct BackendSetup {
   const fft::Profile* portable = nullptr;
   const fft::ScratchModel* scratch = nullptr;
   int top = 20;
+  int window = 0;                       ///< proximity window of find (0: default)
   fft::Protocol protocol;
   bool remeasure = true;
 };

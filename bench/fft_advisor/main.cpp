@@ -42,6 +42,7 @@ const char* kUsage =
     "  --cpu-detectors     also the detector sizes on the CPU (slow with one FFTW thread)\n"
     "  --no-detectors      no detector sizes on the GPU\n"
     "  --top T             candidates measured by find on the GPU (default 20, the paper's setting)\n"
+    "  --window W          proximity window of find (default 0: max(10, count), at least T)\n"
     "  --cpu-top T         candidates measured by find on the CPU (default 10)\n"
     "  --reps R            samples per configuration at least (default 5)\n"
     "  --warmup K          untimed executions first (default 2)\n"
@@ -134,6 +135,7 @@ Args parse(int argc, char** argv) {
     } else if (s == "--cpu-detectors") o.cpu_detectors = true;
     else if (s == "--no-detectors") o.detectors = false;
     else if (s == "--top") o.top = static_cast<int>(parse_int(s, value(i), 1));
+    else if (s == "--window") o.window = static_cast<int>(parse_int(s, value(i), 0));
     else if (s == "--cpu-top") o.cpu_top = static_cast<int>(parse_int(s, value(i), 1));
     else if (s == "--reps") o.reps = static_cast<int>(parse_int(s, value(i), 1));
     else if (s == "--warmup") o.warmup = static_cast<int>(parse_int(s, value(i), 0));
@@ -412,6 +414,7 @@ int run(const Args& args) {
               "%s  cap; GPU %d problems with 1e6..2e7 elements, find top %d (cuda12); CPU %d problems with %.0f..%.0f\n"
               "%s  elements, find top %d (fftw profile); heuristic = first proposal (cuda12 / fftw), portable = portable.\n",
               c, c, c, o.g1_problems, o.top, o.cpu_problems, o.cpu_min_elements, o.cpu_max_elements, c, o.cpu_top);
+  if (o.window > 0) std::printf("%sfind's proximity window: %d closest sizes (default: max(10, count), at least T)\n", c, o.window);
   std::printf("%sG2: 2D R2C f32 out-of-place batched, pad <= 20%%; GPU %d problems, X and Y log-uniform in [256, 12000],\n"
               "%s  4Mi..64Mi elements, plus %s; CPU %d problems, sides %lld..%lld, %.0f..%.0f elements%s.\n",
               c, o.g2_problems, c, o.detectors ? "5 detector sizes x (crop 10%, pad 20%), 1 signal" : "no detector sizes",
@@ -452,6 +455,7 @@ int run(const Args& args) {
     gpu_b.portable = &fft::builtin_profile("portable");
     gpu_b.scratch = scratch.get();
     gpu_b.top = o.top;
+    gpu_b.window = o.window;
     gpu_b.protocol = protocol;
     gpu_b.remeasure = o.remeasure;
   }
@@ -464,6 +468,7 @@ int run(const Args& args) {
     cpu_b.portable = &fft::builtin_profile("portable");
     cpu_b.scratch = scratch.get();
     cpu_b.top = o.cpu_top;
+    cpu_b.window = o.window;
     cpu_b.protocol = protocol;
     cpu_b.remeasure = o.remeasure;
   }

@@ -59,7 +59,7 @@ Row run_problem(const Problem& p, PartKind kind, const BackendSetup& b, CachingM
   heur_req.window = 0;
   fft::AdvisorRequest find_req = req;
   find_req.count = b.top;
-  find_req.window = 0;
+  find_req.window = b.window;
 
   // The original first: without it no speedup exists, so a failure ends the problem.
   fft::Candidate original;
