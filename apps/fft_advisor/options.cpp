@@ -36,7 +36,7 @@ void define_options(Params& p) {
            "scratch-size source (auto: the device when measuring is possible, else worst case)").in_section("Sizes");
   p.text("--profile", "auto", "size model: cuda12, cuda8, portable, fftw (auto: cuda12 for cuda, fftw for fftw)").in_section("Sizes");
   p.text_optional("--profile-file", "load the size model from a JSON file").meta("file").in_section("Sizes");
-  p.integer("--window", 0, "proximity window W (0: max(10, count), and at least --top in find)").at_least(0).in_section("Sizes");
+  p.integer("--window", 0, "proximity window W (0: max(10, count); find: also at least 2 x --top)").at_least(0).in_section("Sizes");
   p.choice("--tie-break", "closest", {"closest", "elements"}, "rank equal estimates by closeness or by element count").in_section("Sizes");
   p.integer("--count", 10, "number of results printed").at_least(1).in_section("Sizes");
 

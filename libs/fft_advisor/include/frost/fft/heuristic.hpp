@@ -51,7 +51,8 @@ struct FindResult {
 };
 
 /// Measures the top `top` heuristic candidates plus the original size with `measurer` and ranks
-/// them (§6.7). The window is at least `top`; a budget of 0 or less is no limit. Throws
+/// them (§6.7). The window is req.window (at least `top`), or max(10, count, 2 x `top`) when the
+/// request leaves it at 0; a budget of 0 or less is no limit. Throws
 /// NoCandidate when nothing could be measured.
 FindResult find(const AdvisorRequest& req, const Profile& profile, const ScratchModel& scratch, Measurer& measurer,
                 const Protocol& protocol, int top);
