@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "../common/bench_main.hpp"
 #include "bench_fft.hpp"
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
@@ -136,13 +137,5 @@ int run(const Settings& s) {
 } // namespace frost::bench
 
 int main(int argc, char** argv) {
-  try {
-    return frost::bench::run(frost::bench::parse(argc, argv));
-  } catch (const frost::Error& e) {
-    std::fprintf(stderr, "frost_bench_fft: %s\n", e.what());
-    return static_cast<int>(e.code());
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "frost_bench_fft: %s\n", e.what());
-    return 1;
-  }
+  return frost::bench::bench_main("frost_bench_fft", [&] { return frost::bench::run(frost::bench::parse(argc, argv)); });
 }

@@ -19,6 +19,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "../common/bench_main.hpp"
 #include "bench_advisor.hpp"
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
@@ -445,33 +446,24 @@ int run(const Args& args) {
   }
 
   const auto scratch = fft::worst_case_scratch_model(); // no memory limit in G1/G2: only for the report
+  // One setup per measured backend: the profiles of its heuristic, tuned and portable columns.
+  auto setup = [&](const char* name, const char* library, fft::Measurer* m, const char* profile, int top) {
+    BackendSetup b;
+    b.name = name;
+    b.library = library;
+    b.measurer = m;
+    b.heuristic = b.tuned = &fft::builtin_profile(profile);
+    b.portable = &fft::builtin_profile("portable");
+    b.scratch = scratch.get();
+    b.top = top;
+    b.window = o.window;
+    b.protocol = protocol;
+    b.remeasure = o.remeasure;
+    return b;
+  };
   BackendSetup gpu_b, cpu_b;
-  if (gpu_m) {
-    gpu_b.name = "gpu";
-    gpu_b.library = "cuFFT";
-    gpu_b.measurer = gpu_m.get();
-    gpu_b.heuristic = &fft::builtin_profile("cuda12");
-    gpu_b.tuned = &fft::builtin_profile("cuda12");
-    gpu_b.portable = &fft::builtin_profile("portable");
-    gpu_b.scratch = scratch.get();
-    gpu_b.top = o.top;
-    gpu_b.window = o.window;
-    gpu_b.protocol = protocol;
-    gpu_b.remeasure = o.remeasure;
-  }
-  if (cpu_m) {
-    cpu_b.name = "cpu";
-    cpu_b.library = "FFTW";
-    cpu_b.measurer = cpu_m.get();
-    cpu_b.heuristic = &fft::builtin_profile("fftw");
-    cpu_b.tuned = &fft::builtin_profile("fftw");
-    cpu_b.portable = &fft::builtin_profile("portable");
-    cpu_b.scratch = scratch.get();
-    cpu_b.top = o.cpu_top;
-    cpu_b.window = o.window;
-    cpu_b.protocol = protocol;
-    cpu_b.remeasure = o.remeasure;
-  }
+  if (gpu_m) gpu_b = setup("gpu", "cuFFT", gpu_m.get(), "cuda12", o.top);
+  if (cpu_m) cpu_b = setup("cpu", "FFTW", cpu_m.get(), "fftw", o.cpu_top);
 
   std::vector<PartPlan> plans;
   if (o.g1) plans.push_back({"gpu", PartKind::G1, "G1 1D", 0.55, o.g1_problems, false});
@@ -565,13 +557,6 @@ int run(const Args& args) {
 } // namespace frost::bench
 
 int main(int argc, char** argv) {
-  try {
-    return frost::bench::run(frost::bench::parse(argc, argv));
-  } catch (const frost::Error& e) {
-    std::fprintf(stderr, "frost_bench_fft_advisor: %s\n", e.what());
-    return static_cast<int>(e.code());
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "frost_bench_fft_advisor: %s\n", e.what());
-    return 1;
-  }
+  return frost::bench::bench_main("frost_bench_fft_advisor",
+                                  [&] { return frost::bench::run(frost::bench::parse(argc, argv)); });
 }
