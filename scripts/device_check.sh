@@ -76,7 +76,7 @@ echo "================ frost device check ================"
 echo "GPU            : $(head -1 "$out/gpu.txt")"
 echo "build          : rc=$build_rc ($((t1 - t0)) s)"
 echo "tests          : ${summary:-none} (skipped: $skipped) rc=$test_rc ($((t2 - t1)) s)"
-grep -iE "Test +#[0-9]+: .*parity" "$out/ctest.log" | sed -E "s/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /parity         : /" | head -12
+grep -E "Test +#[0-9]+: .*FftParity" "$out/ctest.log" | sed -E "s/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /parity         : /" | head -12
 for f in "$out"/frost_bench_*.txt; do
   [ -e "$f" ] || continue
   echo "---- $(basename "$f" .txt) ----"
