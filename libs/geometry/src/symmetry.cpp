@@ -103,16 +103,15 @@ Recipe recipe_for(const std::string& original) {
     case 'D': {
       if (!has_n) bad_name(original, kKnown);
       const std::string n = std::to_string(p.n);
-      const std::vector<Generator> dn{axis(p.n, ez), axis(2, ex)};
-      if (p.suffix == 0) return {"D" + n, dn, 2 * p.n};
-      std::vector<Generator> g = dn;
+      std::vector<Generator> g{axis(p.n, ez), axis(2, ex)};
+      if (p.suffix == 0) return {"D" + n, std::move(g), 2 * p.n};
       if (p.suffix == 'V') {
         g.push_back(mirror(ex));
-        return {"D" + n + "v", g, 4 * p.n};
+        return {"D" + n + "v", std::move(g), 4 * p.n};
       }
       if (p.suffix == 'H') {
         g.push_back(mirror(ez));
-        return {"D" + n + "h", g, 4 * p.n};
+        return {"D" + n + "h", std::move(g), 4 * p.n};
       }
       bad_name(original, kKnown);
     }
@@ -140,26 +139,26 @@ Recipe recipe_for(const std::string& original) {
       Vec3d m{};
       switch (setting) {
         case 1:
-          g = {axis(2, ex), axis(5, {phi, 0, -1}), axis(3, {phi, 1 / phi, 0})};
+          g = std::vector<Generator>{axis(2, ex), axis(5, {phi, 0, -1}), axis(3, {phi, 1 / phi, 0})};
           m = {0, 0, -1};
           break;
         case 2:
-          g = {axis(2, ez), axis(5, {1, 0, phi}), axis(3, {0, 1 / phi, phi})};
+          g = std::vector<Generator>{axis(2, ez), axis(5, {1, 0, phi}), axis(3, {0, 1 / phi, phi})};
           m = ex;
           break;
         case 3:  // 5-fold z; 2-fold (−sinθ, 0, cosθ); 3-fold M·(0, 1/φ, φ)/√3
-          g = {axis(2, {-1 / sq, 0, phi / sq}), axis(3, {-phi / sq / r3, 1 / phi / r3, phi * phi / sq / r3}),
+          g = std::vector<Generator>{axis(2, {-1 / sq, 0, phi / sq}), axis(3, {-phi / sq / r3, 1 / phi / r3, phi * phi / sq / r3}),
                axis(5, ez)};
           m = {phi, 0, 1};
           break;
         default:  // 4: I3 mirrored in x
-          g = {axis(2, {1 / sq, 0, phi / sq}), axis(3, {phi / sq / r3, 1 / phi / r3, phi * phi / sq / r3}),
+          g = std::vector<Generator>{axis(2, {1 / sq, 0, phi / sq}), axis(3, {phi / sq / r3, 1 / phi / r3, phi * phi / sq / r3}),
                axis(5, {2, 0, 1})};
           m = {phi, 0, -1};
           break;
       }
       if (h) g.push_back(mirror(m));
-      return {"I" + std::to_string(setting) + (h ? "h" : ""), g, h ? 120 : 60};
+      return {"I" + std::to_string(setting) + (h ? "h" : ""), std::move(g), h ? 120 : 60};
     }
     default:
       bad_name(original, kKnown);
