@@ -1,0 +1,73 @@
+#include "frost/reconstruction/blob.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "frost/core/error.hpp"
+
+namespace frost::recon {
+
+BlobTable::BlobTable(const BlobParams& p, int size, bool normalise) : params_(p) {
+  FROST_EXPECTS(size >= 2, "blob table needs at least 2 entries");
+  FROST_EXPECTS(p.radius > 0 && p.alpha >= 0 && p.order >= 0 && p.order <= 4,
+                "blob parameters out of range (a > 0, alpha >= 0, 0 <= m <= 4)");
+  const double ima = bessel_i(p.order, p.alpha);
+  scale_ = normalise ? 1.0 / blob_fourier(0.0, p, ima) : 1.0;
+  values_.resize(static_cast<std::size_t>(size));
+  for (int i = 0; i < size; ++i) {
+    const double r = p.radius * std::sqrt(static_cast<double>(i) / (size - 1));
+    values_[static_cast<std::size_t>(i)] = static_cast<float>(scale_ * blob_value(r, p, ima));
+  }
+}
+
+BlobTableView BlobTable::view() const noexcept {
+  BlobTableView v;
+  v.data = values_.data();
+  v.size = size();
+  const double a2 = params_.radius * params_.radius;
+  v.inv_step = static_cast<float>((size() - 1) / a2);
+  v.radius2 = static_cast<float>(a2);
+  return v;
+}
+
+TableAccuracy measure_table_accuracy(const BlobTable& table, int samples, double floor) {
+  const BlobParams& p = table.params();
+  const double ima = bessel_i(p.order, p.alpha);
+  const BlobTableView v = table.view();
+  TableAccuracy acc;
+  for (int i = 0; i < samples; ++i) {
+    const double r = p.radius * i / (samples - 1.0);
+    const float d2 = static_cast<float>(r * r);
+    const double k = blob_value(r, p, ima); // K(0) = 1
+    const double tn = v.nearest(d2) / table.scale();
+    const double tl = v.linear(d2) / table.scale();
+    const double en = std::abs(tn - k), el = std::abs(tl - k);
+    acc.max_abs_nearest = std::max(acc.max_abs_nearest, en);
+    acc.max_abs_linear = std::max(acc.max_abs_linear, el);
+    if (k >= floor) {
+      acc.max_rel_nearest = std::max(acc.max_rel_nearest, en / k);
+      acc.max_rel_linear = std::max(acc.max_rel_linear, el / k);
+    }
+  }
+  return acc;
+}
+
+void apply_gridding_correction(View<float> volume, const BlobParams& p, double padded_size) {
+  FROST_EXPECTS(padded_size > 0, "padded size must be positive");
+  const double ima = bessel_i(p.order, p.alpha);
+  const double k0 = blob_fourier(0.0, p, ima);
+  const Shape& s = volume.shape;
+  const index_t cx = s.x / 2, cy = s.y / 2, cz = s.z / 2;
+  for (index_t n = 0; n < s.n; ++n)
+    for (index_t z = 0; z < s.z; ++z)
+      for (index_t y = 0; y < s.y; ++y)
+        for (index_t x = 0; x < s.x; ++x) {
+          const double dx = double(x - cx), dy = double(y - cy), dz = double(z - cz);
+          const double r = std::sqrt(dx * dx + dy * dy + dz * dz);
+          const double kappa = blob_fourier(r / padded_size, p, ima) / k0;
+          float& v = volume(x, y, z, n);
+          v = static_cast<float>(v / kappa);
+        }
+}
+
+} // namespace frost::recon
