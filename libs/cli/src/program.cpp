@@ -43,12 +43,6 @@ bool has_token(int argc, const char* const* argv, const char* a, const char* b =
   return false;
 }
 
-std::string host_name() {
-  char buf[256] = {0};
-  if (::gethostname(buf, sizeof buf - 1) != 0) return "unknown-host";
-  return buf;
-}
-
 } // namespace
 
 Program::Program(std::string name, std::string summary) : name_(std::move(name)), summary_(std::move(summary)) {}

@@ -1,5 +1,7 @@
 #include "frost/core/device.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <sstream>
@@ -36,6 +38,12 @@ std::string DeviceSelection::to_string() const {
   std::string s;
   for (std::size_t i = 0; i < gpus.size(); ++i) s += (i ? "," : "") + std::to_string(gpus[i]);
   return s;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0 || buf[0] == '\0') return "unknown-host";
+  return buf;
 }
 
 int DeviceSelection::gpu_for_rank(int rank) const {

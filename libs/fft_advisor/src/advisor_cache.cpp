@@ -22,6 +22,7 @@
 
 #include "file_lock.hpp"
 #include "frost/core/atomic_file.hpp"
+#include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "frost/core/version.hpp"
@@ -236,7 +237,7 @@ bool is_permission_problem(int e) { return e == EACCES || e == EPERM || e == ERO
 bool AdvisorCache::store(const CacheRecord& record) {
   if (read_only_) return false;
   CacheRecord r = record;
-  if (r.host.empty()) r.host = detail::host_name();
+  if (r.host.empty()) r.host = frost::host_name();
   if (r.time_iso8601.empty()) r.time_iso8601 = detail::iso8601_now();
   if (r.tool_version.empty()) r.tool_version = version_string();
   const std::string line = record_to_json(r) + "\n";

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "file_lock.hpp"
+#include "frost/core/device.hpp"
 #include "frost/fft/advisor_backend.hpp"
 #include "frost/fft/fftw_wisdom_file.hpp"
 #include "frost/fft/planner.hpp"
@@ -63,7 +64,7 @@ public:
     return "fftw|" + cpu_model() + "|" + cpu_isa_level() + "|" + std::to_string(threads_);
   }
   std::string library_versions() const override { return fftw_version(); }
-  std::string device_uuid() const override { return detail::host_name(); }
+  std::string device_uuid() const override { return frost::host_name(); }
   // Measured plans leave wisdom behind; keep it per machine so later runs plan instantly (§9.3).
   void begin_session(const std::string& cache_dir) override { load_fftw_wisdom(cache_dir, Precision::F32); }
   void end_session(const std::string& cache_dir) override { save_fftw_wisdom(cache_dir, Precision::F32); }

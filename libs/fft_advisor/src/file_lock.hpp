@@ -46,8 +46,6 @@ bool read_all(int fd, std::string& out);
 /// Writes all of `data`; false on error (errno set).
 bool write_all(int fd, const std::string& data);
 
-/// The host name (provenance of cache records, the CPU measurer's "uuid").
-std::string host_name();
 /// Current UTC time as "YYYY-MM-DDTHH:MM:SS.mmmZ": fixed width, so newer sorts later as text.
 std::string iso8601_now();
 

@@ -1,6 +1,5 @@
 #include "frost/fft/size_advisor.hpp"
 
-#include <unistd.h>
 
 
 #include "frost/core/log.hpp"
@@ -25,11 +24,6 @@ SizeAdvice from_candidate(const Candidate& c, const Profile& profile, Source sou
   a.source = source;
   a.profile = profile.name + "/" + profile.version;
   return a;
-}
-
-std::string host_name() {
-  char buf[256] = {0};
-  return ::gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string("unknown-host");
 }
 
 } // namespace
@@ -159,8 +153,7 @@ CacheRecord measured_record(const std::string& key, const FindResult& found, con
   r.protocol = protocol;
   r.source = "measured";
   r.tool_version = version_string();
-  r.host = host_name();
-  // time: left empty, AdvisorCache::store stamps it in its own format
+  // host and time: left empty, AdvisorCache::store stamps them
   r.device_uuid = device_uuid;
   r.required_bytes = best.required_bytes();
   return r;

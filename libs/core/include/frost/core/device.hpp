@@ -20,6 +20,9 @@ struct DeviceSelection {
   int gpu_for_rank(int rank) const;
 };
 
+/// This machine's host name, or "unknown-host" (run logs, cache provenance).
+std::string host_name();
+
 /// True when frost was built with the CUDA backend.
 bool cuda_compiled();
 /// Number of CUDA devices visible now (0 when not compiled, no driver or no GPU).
