@@ -1,0 +1,43 @@
+#pragma once
+/// @file accumulator.hpp
+/// @brief The insertion backend interface (CPU or CUDA) and the CPU implementation
+/// (fourier-reconstruction.md §8.3): one full cube per output grid, traverse spaces processed in
+/// order, the columns of one space split among OpenMP threads (a voxel belongs to one column, so
+/// no atomics and bit-identical results for any thread count).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frost/reconstruction/grid.hpp"
+#include "frost/reconstruction/sample_batch.hpp"
+#include "frost/reconstruction/settings.hpp"
+
+namespace frost::recon {
+
+class GridAccumulator {
+public:
+  virtual ~GridAccumulator() = default;
+  /// How many threads may call insert() at the same time, each with its own lane 0..lanes()-1.
+  virtual int lanes() const = 0;
+  /// Inserts every traverse space of `batch` into grid `grid` (0, or 1 for the second half map).
+  /// The batch may be reused as soon as the call returns.
+  virtual void insert(const SampleBatch& batch, int grid, int lane) = 0;
+  /// After the last insert: fast-mode convolution and the fold; grid g is added to out[g]
+  /// (out has one half grid per grid, already sized).
+  virtual void finish(std::vector<HalfGrid>& out) = 0;
+  /// "cpu, 16 threads" / "cuda:0 NVIDIA H100 ..., 4 streams".
+  virtual std::string describe() const = 0;
+  /// Memory the loaders should allocate batches in (pinned for GPU uploads).
+  virtual HostMemory host_memory() const { return HostMemory::Pageable; }
+};
+
+/// CPU accumulator with `grids` full cubes.
+std::unique_ptr<GridAccumulator> make_cpu_accumulator(const ReconstructionSettings& settings,
+                                                      const GridLayout& layout, int grids);
+
+/// @brief Inserts every traverse space of `batch` into `grid` on the CPU (OpenMP over columns).
+/// The routine the CPU accumulator runs; exposed for tests.
+void insert_batch_cpu(const SampleBatch& batch, FullGrid& grid, const ReconstructionSettings& settings,
+                      const BlobTable& table);
+
+} // namespace frost::recon

@@ -1,0 +1,22 @@
+#pragma once
+/// @file finalise.hpp
+/// @brief From a folded half grid to the map (fourier-reconstruction.md §5.9 steps 3-7):
+/// Hermitian kx = 0 plane, division G/W, placement into the FFT layout of the padded volume,
+/// unnormalised inverse 3-D FFT, crop to N^3, gridding correction.
+#include "frost/core/image.hpp"
+#include "frost/reconstruction/grid.hpp"
+#include "frost/reconstruction/settings.hpp"
+
+namespace frost::recon {
+
+/// W below this is treated as no data (Xmipp ACCURACY).
+inline constexpr double kMinWeight = 0.001;
+
+/// @brief The N^3 map (centre at floor(N/2)) from a half grid that holds the sum of every
+/// partial grid. `grid` is symmetrised on the kx = 0 plane in place.
+Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, const GridLayout& layout);
+
+/// The folded weights as a float volume of (M/2+1) x (M+1) x (M+1) for `--save_weights`.
+Image<float> weights_volume(const HalfGrid& grid);
+
+} // namespace frost::recon

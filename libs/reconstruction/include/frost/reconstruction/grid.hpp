@@ -1,0 +1,59 @@
+#pragma once
+/// @file grid.hpp
+/// @brief Accumulation grids: the full centred cube G (complex) + W (weights) the insertion
+/// writes, and the folded half grid (kx >= 0) that is reduced across devices and ranks and then
+/// finalised (fourier-reconstruction.md §4, §5.9 steps 1-3).
+#include <vector>
+
+#include "frost/core/image.hpp"
+#include "frost/fft/spec.hpp"
+#include "frost/reconstruction/blob.hpp"
+#include "frost/reconstruction/settings.hpp"
+
+namespace frost::recon {
+
+/// (M+1)^3 voxels, index (x, y, z) = k + M/2, x fastest.
+struct FullGrid {
+  Image<fft::Complex> data;
+  Image<float> weight;
+  FullGrid() = default;
+  explicit FullGrid(const GridLayout& layout);
+  int side() const { return static_cast<int>(data.shape().x); }
+  /// Adds another grid of the same size voxel by voxel.
+  FullGrid& operator+=(const FullGrid& other);
+};
+
+/// Folded grid: x = kx in [0, M/2] (M/2+1 columns), y and z = k + M/2 in [0, M].
+/// Kept in double so sums over devices and ranks do not depend on their number beyond the
+/// rounding of each float partial (§8.4).
+struct HalfGrid {
+  int M = 0;
+  std::vector<double> data;   ///< interleaved re, im; 2 * half_voxels
+  std::vector<double> weight; ///< half_voxels
+  HalfGrid() = default;
+  explicit HalfGrid(const GridLayout& layout);
+  std::int64_t voxels() const { return static_cast<std::int64_t>(weight.size()); }
+  std::int64_t index(int x, int y, int z) const {
+    return (std::int64_t(z) * (M + 1) + y) * (M / 2 + 1) + x;
+  }
+  HalfGrid& operator+=(const HalfGrid& other);
+};
+
+/// @brief Fast mode (§5.8): convolves G and W of the full cube with the blob over the integer
+/// offsets d <= a (weights table.nearest(d^2)), in place. frost convolves before the fold.
+void convolve_with_blob(FullGrid& grid, const BlobTable& table);
+
+/// @brief Friedel fold (§5.9 step 2): adds conj(G[v]) and W[v] of every voxel with kx < 0 to
+/// -v and keeps kx >= 0; then (step 3) makes the plane kx = 0 Hermitian. Adds into `out`
+/// (which must match the layout), so several cubes can be folded into one half grid.
+void fold_into(const FullGrid& grid, HalfGrid& out);
+
+/// Fold into a new half grid.
+HalfGrid fold(const FullGrid& grid, const GridLayout& layout);
+
+/// Makes the kx = 0 plane of a half grid Hermitian: each pair (k, -k) takes the average of G[k]
+/// and conj(G[-k]), and of the weights (§5.9 step 3). fold_into leaves this to the caller so
+/// that summed partial grids are symmetrised once.
+void symmetrise_kx0_plane(HalfGrid& grid);
+
+} // namespace frost::recon

@@ -1,0 +1,60 @@
+#pragma once
+/// @file sample_batch.hpp
+/// @brief A batch of prepared samples: the half-plane spectra of `capacity` images (CTF factor
+/// applied), their optional per-pixel weight factors, and the traverse spaces of every (image,
+/// symmetry element). One batch is what the insertion consumes in one call (§5.3 step 7).
+#include <vector>
+
+#include "frost/core/host_buffer.hpp"
+#include "frost/fft/spec.hpp"
+#include "frost/reconstruction/gather.hpp"
+#include "frost/reconstruction/settings.hpp"
+#include "frost/reconstruction/traverse_space.hpp"
+
+namespace frost::recon {
+
+class SampleBatch {
+public:
+  SampleBatch() = default;
+  /// Room for `capacity` images of `layout` with `symmetries` elements each. `with_gw`: keep
+  /// the per-pixel weight factors (CTF modes). `memory`: pinned when a GPU reads the batch.
+  SampleBatch(const GridLayout& layout, int capacity, int symmetries, bool with_gw,
+              HostMemory memory = HostMemory::Pageable);
+
+  const GridLayout& layout() const noexcept { return layout_; }
+  int capacity() const noexcept { return capacity_; }
+  int symmetries() const noexcept { return symmetries_; }
+  bool has_gw() const noexcept { return with_gw_; }
+  /// Images prepared so far (slots 0..size-1 are valid).
+  int size() const noexcept { return size_; }
+  void set_size(int n);
+  void clear() { set_size(0); }
+
+  /// Slot `i`'s spectrum (fy rows of fx values) and weight factors.
+  fft::Complex* spectrum(int i) { return spectra_.data() + std::size_t(i) * pixels(); }
+  const fft::Complex* spectrum(int i) const { return spectra_.data() + std::size_t(i) * pixels(); }
+  float* gw(int i) { return with_gw_ ? gw_.data() + std::size_t(i) * pixels() : nullptr; }
+  /// Traverse spaces of slot `i`: symmetries() of them.
+  TraverseSpace* spaces(int i) { return spaces_.data() + std::size_t(i) * symmetries_; }
+
+  /// All valid traverse spaces, image-major (slot 0's elements first).
+  const TraverseSpace* spaces() const noexcept { return spaces_.data(); }
+  int space_count() const noexcept { return size_ * symmetries_; }
+  /// Raw host memory of the valid part, for uploads.
+  const fft::Complex* spectra_data() const noexcept { return spectra_.data(); }
+  const float* gw_data() const noexcept { return with_gw_ ? gw_.data() : nullptr; }
+  std::size_t pixels() const noexcept { return std::size_t(layout_.fx) * layout_.fy; }
+
+  /// The view the gather reads (host pointers).
+  SampleView view() const;
+
+private:
+  GridLayout layout_;
+  int capacity_ = 0, symmetries_ = 1, size_ = 0;
+  bool with_gw_ = false;
+  HostBuffer<fft::Complex> spectra_;
+  HostBuffer<float> gw_;
+  HostBuffer<TraverseSpace> spaces_;
+};
+
+} // namespace frost::recon

@@ -1,0 +1,47 @@
+#pragma once
+/// @file sample_preparer.hpp
+/// @brief CPU sample preparation (fourier-reconstruction.md §5.3 steps 2-6): pad, centre, R2C FFT
+/// scaled by 1/P^2, shift as a phase ramp, crop into the half-plane layout, CTF factors and one
+/// traverse space per symmetry element. One preparer per thread (it owns FFT buffers).
+#include <memory>
+
+#include "frost/core/image.hpp"
+#include "frost/fft/plan.hpp"
+#include "frost/geometry/symmetry.hpp"
+#include "frost/reconstruction/particle.hpp"
+#include "frost/reconstruction/sample_batch.hpp"
+#include "frost/reconstruction/settings.hpp"
+
+namespace frost::recon {
+
+class SamplePreparer {
+public:
+  SamplePreparer(const ReconstructionSettings& settings, const GridLayout& layout,
+                 const geom::SymmetryGroup& group);
+
+  /// @brief Prepares `image` (N x N) of `particle` into slot `slot` of `batch` (spectrum, weight
+  /// factors, traverse spaces). Does not change batch.size().
+  void prepare(View<const float> image, const ParticleRecord& particle, SampleBatch& batch, int slot);
+
+  /// Step 2-4 only: the centred, scaled, shifted and cropped half-plane spectrum of `image`
+  /// (fy rows of fx values) written to `out`.
+  void transform(View<const float> image, double shift_x, double shift_y, fft::Complex* out);
+
+  /// @brief Step 5: CTF factor gf (applied to the spectrum) and weight factor gw per pixel of
+  /// the half-plane layout for `ctf` at the settings' pixel size and mode.
+  void ctf_factors(const ctf::CtfParams& ctf, float* gf, float* gw) const;
+
+  /// Step 6: the traverse spaces of every symmetry element for the pose, written to `out`.
+  void traverse_spaces(const geom::EulerAngles& pose, int slot, float weight, TraverseSpace* out) const;
+
+private:
+  ReconstructionSettings settings_;
+  GridLayout layout_;
+  std::vector<geom::Mat3d> group_;
+  fft::FftPlan plan_;
+  Image<float> padded_;
+  Image<fft::Complex> spectrum_;
+  std::vector<float> gf_;
+};
+
+} // namespace frost::recon

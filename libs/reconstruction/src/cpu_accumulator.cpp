@@ -1,0 +1,102 @@
+#include <cmath>
+#include <sstream>
+
+#include "frost/core/error.hpp"
+#include "frost/core/threads.hpp"
+#include "frost/reconstruction/accumulator.hpp"
+#include "frost/reconstruction/gather.hpp"
+
+namespace frost::recon {
+namespace {
+
+/// Plain adds: within one traverse space a voxel belongs to one column, and the spaces are
+/// processed one after the other, so no two threads touch the same voxel at once.
+struct HostAdd {
+  fft::Complex* g;
+  float* w;
+  int side;
+  void operator()(int x, int y, int z, float gr, float gi, float ws) const {
+    const std::size_t i = (std::size_t(z) * side + y) * side + x;
+    g[i] += fft::Complex(gr, gi);
+    w[i] += ws;
+  }
+};
+
+template <class Weight>
+void insert_spaces(const SampleBatch& batch, FullGrid& grid, const ReconstructionSettings& settings,
+                   const Weight& weight) {
+  const SampleView view = batch.view();
+  const HostAdd add{grid.data.data(), grid.weight.data(), grid.side()};
+  const float radius = static_cast<float>(settings.blob.radius);
+  const int spaces = batch.space_count();
+  for (int s = 0; s < spaces; ++s) {
+    const TraverseSpace& ts = batch.spaces()[s];
+    const int a0 = ts.dir == kPlaneYZ ? ts.min_y : ts.min_x;
+    const int b0 = ts.dir == kPlaneXY ? ts.min_y : ts.min_z;
+    const int na = ts.columns_a(), nb = ts.columns_b();
+#pragma omp parallel for schedule(static)
+    for (int j = 0; j < nb; ++j)
+      for (int i = 0; i < na; ++i) {
+        if (settings.fast)
+          gather_column_nearest(ts, a0 + i, b0 + j, view, add);
+        else
+          gather_column(ts, a0 + i, b0 + j, view, radius, weight, add);
+      }
+  }
+}
+
+class CpuAccumulator final : public GridAccumulator {
+public:
+  CpuAccumulator(const ReconstructionSettings& settings, const GridLayout& layout, int grids)
+      : settings_(settings), layout_(layout), table_(settings.blob) {
+    for (int g = 0; g < grids; ++g) grids_.emplace_back(layout);
+  }
+  int lanes() const override { return 1; }
+  void insert(const SampleBatch& batch, int grid, int /*lane*/) override {
+    FROST_EXPECTS(grid >= 0 && grid < static_cast<int>(grids_.size()), "grid >= 0 && grid < static_cast<int>(grids_.size())");
+    insert_batch_cpu(batch, grids_[grid], settings_, table_);
+  }
+  void finish(std::vector<HalfGrid>& out) override {
+    FROST_EXPECTS(out.size() == grids_.size(), "out.size() == grids_.size()");
+    for (std::size_t g = 0; g < grids_.size(); ++g) {
+      if (settings_.fast) convolve_with_blob(grids_[g], table_);
+      fold_into(grids_[g], out[g]);
+      grids_[g] = FullGrid(); // release the cube
+    }
+  }
+  std::string describe() const override {
+    std::ostringstream os;
+    os << "cpu, " << num_threads() << " threads";
+    return os.str();
+  }
+
+private:
+  ReconstructionSettings settings_;
+  GridLayout layout_;
+  BlobTable table_;
+  std::vector<FullGrid> grids_;
+};
+
+} // namespace
+
+void insert_batch_cpu(const SampleBatch& batch, FullGrid& grid, const ReconstructionSettings& settings,
+                      const BlobTable& table) {
+  if (settings.interp == Interpolation::Lookup || settings.fast) {
+    insert_spaces(batch, grid, settings, TableWeight{table.view()});
+  } else {
+    const BlobParams& p = settings.blob;
+    DynamicWeight w;
+    w.inv_radius2 = static_cast<float>(1.0 / (p.radius * p.radius));
+    w.alpha = static_cast<float>(p.alpha);
+    w.order = p.order;
+    w.scale = static_cast<float>(table.scale() / bessel_i(p.order, p.alpha));
+    insert_spaces(batch, grid, settings, w);
+  }
+}
+
+std::unique_ptr<GridAccumulator> make_cpu_accumulator(const ReconstructionSettings& settings,
+                                                      const GridLayout& layout, int grids) {
+  return std::make_unique<CpuAccumulator>(settings, layout, grids);
+}
+
+} // namespace frost::recon

@@ -1,0 +1,130 @@
+#include "frost/reconstruction/grid.hpp"
+
+#include <cmath>
+
+#include "frost/core/error.hpp"
+
+namespace frost::recon {
+
+FullGrid::FullGrid(const GridLayout& layout)
+    : data(Shape::volume(layout.side(), layout.side(), layout.side())),
+      weight(Shape::volume(layout.side(), layout.side(), layout.side())) {}
+
+FullGrid& FullGrid::operator+=(const FullGrid& other) {
+  FROST_EXPECTS(other.data.size() == data.size(), "other.data.size() == data.size()");
+  const index_t n = data.size();
+#pragma omp parallel for schedule(static)
+  for (index_t i = 0; i < n; ++i) {
+    data[i] += other.data[i];
+    weight[i] += other.weight[i];
+  }
+  return *this;
+}
+
+HalfGrid::HalfGrid(const GridLayout& layout)
+    : M(layout.M), data(2 * static_cast<std::size_t>(layout.half_voxels()), 0.0),
+      weight(static_cast<std::size_t>(layout.half_voxels()), 0.0) {}
+
+HalfGrid& HalfGrid::operator+=(const HalfGrid& other) {
+  FROST_EXPECTS(other.M == M && other.weight.size() == weight.size(), "other.M == M && other.weight.size() == weight.size()");
+  const std::size_t n = weight.size();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+    data[2 * i] += other.data[2 * i];
+    data[2 * i + 1] += other.data[2 * i + 1];
+    weight[i] += other.weight[i];
+  }
+  return *this;
+}
+
+void convolve_with_blob(FullGrid& grid, const BlobTable& table) {
+  const int side = grid.side();
+  const double a = table.params().radius;
+  const int r = static_cast<int>(std::floor(a));
+  struct Tap {
+    int dx, dy, dz;
+    float w;
+  };
+  std::vector<Tap> taps;
+  for (int dz = -r; dz <= r; ++dz)
+    for (int dy = -r; dy <= r; ++dy)
+      for (int dx = -r; dx <= r; ++dx) {
+        const float d2 = float(dx * dx + dy * dy + dz * dz);
+        if (d2 <= a * a) taps.push_back({dx, dy, dz, table.nearest(d2)});
+      }
+  FullGrid out;
+  out.data = Image<fft::Complex>(grid.data.shape());
+  out.weight = Image<float>(grid.weight.shape());
+#pragma omp parallel for schedule(static)
+  for (int z = 0; z < side; ++z)
+    for (int y = 0; y < side; ++y)
+      for (int x = 0; x < side; ++x) {
+        fft::Complex g = 0;
+        float w = 0;
+        for (const Tap& t : taps) {
+          const int sx = x + t.dx, sy = y + t.dy, sz = z + t.dz;
+          if (sx < 0 || sy < 0 || sz < 0 || sx >= side || sy >= side || sz >= side) continue;
+          g += t.w * grid.data(sx, sy, sz);
+          w += t.w * grid.weight(sx, sy, sz);
+        }
+        out.data(x, y, z) = g;
+        out.weight(x, y, z) = w;
+      }
+  grid = std::move(out);
+}
+
+void fold_into(const FullGrid& grid, HalfGrid& out) {
+  const int side = grid.side();
+  const int M = side - 1;
+  FROST_EXPECTS(out.M == M, "out.M == M");
+  const int h = M / 2;
+  // Each output voxel (kx >= 0) takes its own value plus the conjugate of its mirror -v when
+  // the mirror has kx < 0 (only kx > 0 outputs have a kx < 0 mirror). Parallel over z without
+  // conflicts: every output voxel is written by one iteration.
+#pragma omp parallel for schedule(static)
+  for (int z = 0; z < side; ++z)
+    for (int y = 0; y < side; ++y)
+      for (int xo = 0; xo <= h; ++xo) {
+        const int x = xo + h;
+        const std::int64_t o = out.index(xo, y, z);
+        const fft::Complex g = grid.data(x, y, z);
+        double re = g.real(), im = g.imag(), w = grid.weight(x, y, z);
+        if (xo > 0) {
+          const fft::Complex m = grid.data(M - x, M - y, M - z);
+          re += m.real();
+          im -= m.imag();
+          w += grid.weight(M - x, M - y, M - z);
+        }
+        out.data[2 * o] += re;
+        out.data[2 * o + 1] += im;
+        out.weight[o] += w;
+      }
+}
+
+HalfGrid fold(const FullGrid& grid, const GridLayout& layout) {
+  HalfGrid out(layout);
+  fold_into(grid, out);
+  return out;
+}
+
+void symmetrise_kx0_plane(HalfGrid& g) {
+  const int M = g.M;
+  for (int z = 0; z <= M; ++z)
+    for (int y = 0; y <= M; ++y) {
+      const int my = M - y, mz = M - z;
+      // Visit each pair once: (z, y) before its mirror in linear order; the centre pairs itself.
+      if (z * (M + 1) + y > mz * (M + 1) + my) continue;
+      const std::int64_t a = g.index(0, y, z), b = g.index(0, my, mz);
+      const double re = 0.5 * (g.data[2 * a] + g.data[2 * b]);
+      const double im = 0.5 * (g.data[2 * a + 1] - g.data[2 * b + 1]);
+      const double w = 0.5 * (g.weight[a] + g.weight[b]);
+      g.data[2 * a] = re;
+      g.data[2 * a + 1] = im;
+      g.data[2 * b] = re;
+      g.data[2 * b + 1] = -im;
+      g.weight[a] = w;
+      g.weight[b] = w;
+    }
+}
+
+} // namespace frost::recon

@@ -1,0 +1,155 @@
+#include "frost/reconstruction/sample_preparer.hpp"
+
+#include <cmath>
+#include <complex>
+
+#include "frost/core/error.hpp"
+#include "frost/fft/planner.hpp"
+#include "frost/geometry/euler.hpp"
+#include "frost/reconstruction/traverse_space.hpp"
+
+namespace frost::recon {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+int wrap(int k, int n) { return ((k % n) + n) % n; }
+
+} // namespace
+
+SamplePreparer::SamplePreparer(const ReconstructionSettings& settings, const GridLayout& layout,
+                               const geom::SymmetryGroup& group)
+    : settings_(settings), layout_(layout), group_(group.elements()),
+      padded_(Shape::image(layout.padded, layout.padded)),
+      spectrum_(Shape::image(layout.padded / 2 + 1, layout.padded)),
+      gf_(static_cast<std::size_t>(layout.sample_pixels())) {
+  fft::PlanOptions opts;
+  opts.threads = 1;                       // one preparer per thread
+  opts.rigor = fft::FftRigor::Estimate;   // deterministic plans: results must not depend on timing
+  plan_ = fft::shared_planner(fft::Backend::Cpu)->plan(fft::FftSpec::r2c(padded_.shape()), opts);
+}
+
+void SamplePreparer::transform(View<const float> image, double shift_x, double shift_y, fft::Complex* out) {
+  const int N = layout_.box, P = layout_.padded, c = N / 2;
+  // Pad and centre in one step: pixel offset r from the image centre goes to index r mod P
+  // (the ifftshift of the centred padded image), so phases refer to the image centre.
+  std::fill(padded_.begin(), padded_.end(), 0.0f);
+  for (int y = 0; y < N; ++y) {
+    float* row = padded_.data() + std::size_t(wrap(y - c, P)) * P;
+    for (int x = 0; x < N; ++x) row[wrap(x - c, P)] = image(x, y);
+  }
+  plan_.execute(padded_.cview(), spectrum_.view());
+  const int fx = layout_.fx, fy = layout_.fy, half = layout_.M / 2;
+  const double limit = layout_.max_frequency_sq();
+  const double scale = 1.0 / (double(P) * P);
+  const bool shifted = shift_x != 0.0 || shift_y != 0.0;
+  for (int row = 0; row < fy; ++row) {
+    const int ky = row - half;
+    const fft::Complex* src = spectrum_.data() + std::size_t(wrap(ky, P)) * (P / 2 + 1);
+    fft::Complex* dst = out + std::size_t(row) * fx;
+    for (int kx = 0; kx < fx; ++kx) {
+      if (double(kx) * kx + double(ky) * ky > limit) {
+        dst[kx] = 0;
+        continue;
+      }
+      std::complex<double> v(src[kx].real(), src[kx].imag());
+      v *= scale;
+      if (shifted) {
+        // I'(r) = I(r - s)  <=>  F'(k) = F(k) exp(-2 pi i k.s / P)  (§3.3).
+        const double phase = -2.0 * kPi * (kx * shift_x + ky * shift_y) / P;
+        v *= std::complex<double>(std::cos(phase), std::sin(phase));
+      }
+      dst[kx] = fft::Complex(static_cast<float>(v.real()), static_cast<float>(v.imag()));
+    }
+  }
+}
+
+void SamplePreparer::ctf_factors(const ctf::CtfParams& params, float* gf, float* gw) const {
+  const int fx = layout_.fx, fy = layout_.fy, half = layout_.M / 2;
+  const double to_inv_a = 1.0 / (layout_.padded * settings_.pixel_size);
+  const ctf::CtfEvaluator ctf = ctf::CtfEvaluator::from(params);
+  for (int row = 0; row < fy; ++row) {
+    const int ky = row - half;
+    for (int kx = 0; kx < fx; ++kx) {
+      const std::size_t p = std::size_t(row) * fx + kx;
+      const float fxa = float(kx * to_inv_a), fya = float(ky * to_inv_a);
+      float c0 = ctf(fxa, fya);
+      if (settings_.intact_first_peak) {
+        // RELION --ctf_intact_first_peak: CTF = 1 until |gamma| reaches pi/2.
+        const float k2 = fxa * fxa + fya * fya;
+        const float theta = std::atan2(fya, fxa);
+        const float df = ctf.mean_df + ctf.half_diff * std::cos(2.f * (theta - ctf.azimuth));
+        const float gamma = -ctf.k1 * df * k2 + ctf.k2 * k2 * k2 - ctf.k3;
+        if (std::abs(gamma) < float(kPi / 2)) c0 = 1.0f;
+      }
+      const bool origin = kx == 0 && ky == 0;
+      if (settings_.ctf == CtfMode::Invert) {
+        float c, m;
+        if (!std::isfinite(c0)) {
+          c = m = origin ? 1.0f : 0.0f;
+        } else if (std::abs(c0) >= settings_.min_ctf) {
+          c = 1.0f / c0;
+          m = 1.0f;
+        } else {
+          c = c0 < 0 ? -1.0f : 1.0f;
+          m = std::abs(c0);
+        }
+        if (settings_.phase_flipped) c = std::abs(c);
+        gf[p] = m * c;
+        gw[p] = m;
+      } else { // Wiener (RELION): G += K c F, W += K c^2
+        if (!std::isfinite(c0)) c0 = origin ? 1.0f : 0.0f;
+        if (settings_.only_flip_phases) {
+          gf[p] = c0 < 0 ? -1.0f : 1.0f;
+          gw[p] = 1.0f;
+        } else {
+          gf[p] = settings_.ctf_premultiplied ? 1.0f : c0;
+          gw[p] = c0 * c0;
+        }
+      }
+    }
+  }
+}
+
+void SamplePreparer::traverse_spaces(const geom::EulerAngles& pose, int slot, float weight,
+                                     TraverseSpace* out) const {
+  const geom::Mat3d A = geom::euler_to_matrix(pose);
+  const geom::Mat3d At = A.transposed();
+  const double b = settings_.fast ? 0.0 : settings_.blob.radius;
+  for (std::size_t g = 0; g < group_.size(); ++g) {
+    // A_SL = R A^T: sample frequency (kx, ky, 0) -> grid (§3.4).
+    out[g] = make_traverse_space(group_[g] * At, layout_, b, slot, weight);
+  }
+}
+
+void SamplePreparer::prepare(View<const float> image, const ParticleRecord& particle, SampleBatch& batch,
+                             int slot) {
+  const int N = layout_.box;
+  if (image.shape.x != N || image.shape.y != N)
+    throw_input_error(particle.image, "image of " + std::to_string(image.shape.x) + "x" +
+                                          std::to_string(image.shape.y) + " px (metadata row " +
+                                          std::to_string(particle.row + 1) + ") but the box is " +
+                                          std::to_string(N));
+  for (int y = 0; y < N; ++y)
+    for (int x = 0; x < N; ++x)
+      if (!std::isfinite(image(x, y)))
+        throw_input_error(particle.image, "non-finite pixel at (" + std::to_string(x) + ", " +
+                                              std::to_string(y) + ") (metadata row " +
+                                              std::to_string(particle.row + 1) + ")");
+  fft::Complex* spectrum = batch.spectrum(slot);
+  transform(image, particle.shift_x, particle.shift_y, spectrum);
+  if (settings_.ctf != CtfMode::None) {
+    if (!particle.has_ctf)
+      throw_input_error(particle.image, "CTF correction requested but metadata row " +
+                                            std::to_string(particle.row + 1) + " has no CTF parameters");
+    float* gw = batch.gw(slot);
+    FROST_EXPECTS(gw != nullptr, "gw != nullptr");
+    ctf_factors(particle.ctf, gf_.data(), gw);
+    const std::size_t n = batch.pixels();
+    for (std::size_t p = 0; p < n; ++p) spectrum[p] *= gf_[p];
+  }
+  const float weight = settings_.use_weights ? static_cast<float>(particle.weight) : 1.0f;
+  traverse_spaces(particle.pose, slot, weight, batch.spaces(slot));
+}
+
+} // namespace frost::recon

@@ -1,0 +1,39 @@
+#include "frost/reconstruction/settings.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "frost/core/error.hpp"
+
+namespace frost::recon {
+
+GridLayout make_grid_layout(const ReconstructionSettings& s) {
+  if (s.box < 2) throw_usage_error("box size " + std::to_string(s.box) + " is too small (need >= 2)");
+  if (!(s.padding >= 1.0)) throw_usage_error("padding must be >= 1 (got " + std::to_string(s.padding) + ")");
+  if (!(s.max_resolution > 0.0 && s.max_resolution <= 0.5))
+    throw_usage_error("max resolution must be a digital frequency in (0, 0.5] (got " +
+                      std::to_string(s.max_resolution) + ")");
+  GridLayout g;
+  g.box = s.box;
+  g.padded = s.padded_size > 0 ? s.padded_size : static_cast<int>(std::lround(s.box * s.padding));
+  if (g.padded < s.box)
+    throw_usage_error("padded size " + std::to_string(g.padded) + " is below the box " + std::to_string(s.box));
+  g.fmax = s.max_resolution;
+  // Xmipp conserveRows: ceil(ceil(P fmax 2) / 2); M = 2 cr (M = P at Nyquist). The small
+  // tolerance keeps P fmax 2 = integer from rounding up through float noise.
+  const double twice = std::ceil(g.padded * g.fmax * 2.0 - 1e-9);
+  g.cr = static_cast<int>(std::ceil(twice / 2.0));
+  g.M = 2 * g.cr;
+  g.fx = g.M / 2 + (s.xmipp_compat ? 0 : 1);
+  g.fy = g.M;
+  return g;
+}
+
+std::string describe(const GridLayout& g) {
+  std::ostringstream os;
+  os << "N " << g.box << ", P " << g.padded << ", M " << g.M << ", sample " << g.fx << "x" << g.fy
+     << ", cube " << g.side() << "^3";
+  return os.str();
+}
+
+} // namespace frost::recon
