@@ -54,7 +54,7 @@ int Program::launcher_rank() {
 }
 
 void Program::add_device_option(Params& p, const std::string& def) {
-  p.text("--device", def, "where to run: 'cpu', or GPU ids such as 0 or 0,1 (MPI ranks take them in turn)")
+  p.text("--device", def, "where to run: 'cpu', 'auto' (every visible GPU, else the CPU), or GPU ids such as 0 or 0,1 (MPI ranks take them in turn)")
       .alias("--dev")
       .in_section("Execution");
   has_device_ = true;

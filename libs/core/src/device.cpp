@@ -15,6 +15,12 @@ DeviceSelection DeviceSelection::parse(const std::string& text) {
   for (char c : text) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   DeviceSelection sel;
   if (t == "cpu") return sel;
+  if (t == "auto") { // every visible GPU, else the CPU
+    const int n = cuda_device_count();
+    for (int i = 0; i < n; ++i) sel.gpus.push_back(i);
+    sel.cpu = n == 0;
+    return sel;
+  }
   sel.cpu = false;
   if (t == "cuda" || t == "gpu") {
     sel.gpus = {0};
@@ -25,11 +31,11 @@ DeviceSelection DeviceSelection::parse(const std::string& text) {
   std::string item;
   while (in >> item) {
     if (item.empty() || !std::all_of(item.begin(), item.end(), ::isdigit))
-      throw_usage_error("--device: expected 'cpu' or GPU ids such as 0 or 0,1 but got '" + text + "'");
+      throw_usage_error("--device: expected 'cpu', 'auto' or GPU ids such as 0 or 0,1 but got '" + text + "'");
     sel.gpus.push_back(std::stoi(item));
   }
   if (sel.gpus.empty())
-    throw_usage_error("--device: expected 'cpu' or GPU ids such as 0 or 0,1 but got '" + text + "'");
+    throw_usage_error("--device: expected 'cpu', 'auto' or GPU ids such as 0 or 0,1 but got '" + text + "'");
   return sel;
 }
 

@@ -12,7 +12,8 @@ struct DeviceSelection {
   bool cpu = true;
   std::vector<int> gpus; ///< non-empty when cpu == false
 
-  /// Parse "cpu", "0", "0,1", "0 1" (Scipion passes space separated ids) or "cuda" (= GPU 0).
+  /// Parse "cpu", "0", "0,1", "0 1" (Scipion passes space separated ids), "cuda" (= GPU 0) or
+  /// "auto" (every visible GPU, else the CPU).
   /// Throws frost::Error(Usage) on anything else.
   static DeviceSelection parse(const std::string& text);
   std::string to_string() const;

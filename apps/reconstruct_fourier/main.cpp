@@ -1,0 +1,373 @@
+// frost_reconstruct_fourier: 3-D reconstruction by direct Fourier inversion with a Kaiser-Bessel
+// kernel, gather insertion, point-group symmetry and half maps, on the CPU, GPUs and MPI ranks
+// (spec fourier-reconstruction.md; options follow Xmipp's reconstruct_fourier, §6).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "accumulator_factory.hpp"
+#include "frost/cli/program.hpp"
+#include "frost/core/error.hpp"
+#include "frost/core/log.hpp"
+#include "frost/core/progress.hpp"
+#include "frost/core/threads.hpp"
+#include "frost/fft/size_advisor.hpp"
+#include "frost/geometry/symmetry.hpp"
+#include "frost/reconstruction/finalise.hpp"
+#include "frost/reconstruction/fsc.hpp"
+#include "frost/reconstruction/reconstruct.hpp"
+#include "half_grid_reduce.hpp"
+#include "outputs.hpp"
+#include "particle_table.hpp"
+#include "stack_cache.hpp"
+
+#if FROST_HAVE_MPI
+#include "frost/mpi/collectives.hpp"
+#include "frost/mpi/session.hpp"
+#endif
+
+namespace frost {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+/// Ranks in the launcher's environment (1 without mpirun).
+int launcher_size() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"})
+    if (const char* v = std::getenv(var)) return std::max(1, std::atoi(v));
+  return 1;
+}
+
+std::string mib(double bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f MiB", bytes / (1024.0 * 1024.0));
+  return b;
+}
+
+class ReconstructFourier : public cli::Program {
+public:
+  ReconstructFourier()
+      : Program("frost_reconstruct_fourier",
+                "3-D reconstruction by direct Fourier inversion: each image's spectrum is inserted as a central\n"
+                "slice with a Kaiser-Bessel kernel (gather pattern), once per symmetry element; data and weights\n"
+                "are divided, inverse transformed, cropped and gridding corrected. Reads RELION STAR or Xmipp\n"
+                "XMD; writes MRC float32 with the pixel size set. Runs on the CPU, on GPUs (--device) and\n"
+                "under mpirun (images spread over ranks, grids reduced once).") {}
+
+protected:
+  void define(cli::Params& p) override {
+    p.text_required("-i", "particle metadata (STAR or XMD) with image, angles and shifts").alias("--input")
+        .meta("particles.star").in_section("Input/output");
+    p.text("-o", "rec_fourier.mrc", "output map").alias("--output").alias("--o").meta("map.mrc")
+        .in_section("Input/output");
+    p.real("--sampling", 0.0, "pixel size [A/px]; 0 = from the metadata").alias("--angpix").at_least(0)
+        .in_section("Input/output");
+    p.text_optional("--save_weights", "write the folded weights (M/2+1) x (M+1) x (M+1) to this MRC")
+        .meta("weights.mrc").in_section("Input/output");
+    p.flag("--halves", "also reconstruct two half maps (<root>_half1.mrc, _half2.mrc) and their FSC "
+                       "(<root>_fsc.star, _fsc.txt); halves from rlnRandomSubset, else a random split")
+        .in_section("Input/output");
+    p.integer("--subset", 0, "use only half set 1 or 2 (rlnRandomSubset, else the random split); 0 = all")
+        .range(0, 2).in_section("Input/output");
+    p.integer("--split_seed", 1, "seed of the random half split when the metadata has no subsets").at_least(0)
+        .in_section("Input/output");
+    p.integer("--class", 0, "use only particles of this class (rlnClassNumber / ref3d); 0 = all").at_least(0)
+        .in_section("Input/output");
+
+    p.text("--sym", "c1", "point-group symmetry: c1, cN, ci, cs, cNv, cNh, sN, dN, dNv, dNh, t, td, th, o, oh, "
+                          "i, i1-i4, ih, i1h-i4h").in_section("Reconstruction");
+    p.reals("--padding", {2.0, 2.0}, "padding factor of the images (and of the volume; must be equal)")
+        .in_section("Reconstruction");
+    p.real("--max_resolution", 0.5, "frequency limit as a digital frequency (0.5 = Nyquist)").range(1e-3, 0.5)
+        .in_section("Reconstruction");
+    p.real("--maxres", 0.0, "frequency limit in A (RELION style); overrides --max_resolution").at_least(0)
+        .in_section("Reconstruction");
+    p.reals("--blob", {1.9, 0.0, 15.0}, "Kaiser-Bessel kernel: radius [padded samples], order (0-4), alpha")
+        .in_section("Reconstruction");
+    p.choice("--interp", "lookup", {"lookup", "dynamic"}, "blob weights from a table or computed per tap")
+        .in_section("Reconstruction");
+    p.flag("--fast", "approximate mode: nearest-neighbour insertion, then one blob convolution").in_section("Reconstruction");
+    p.choice("--gridding", "kb", {"kb", "xmipp"},
+             "gridding correction: kb = kernel transform; xmipp = also sinc^2 as Xmipp does").in_section("Reconstruction");
+    p.flag("--xmipp_compat", "Xmipp layout: drop the Nyquist column of every sample").in_section("Reconstruction");
+    p.choice("--fft_size_policy", "exact", {"exact", "portable"},
+             "padded image size: exact = round(N * padding) as Xmipp; portable = the next fast FFT size")
+        .alias("--fft-size-policy").in_section("Reconstruction");
+    p.flag("--weight", "use per-image weights (weight, or rlnParticleFigureOfMerit)").in_section("Reconstruction");
+    p.flag("--fom_weighting", "weights from rlnParticleFigureOfMerit (RELION)").in_section("Reconstruction");
+
+    p.flag("--useCTF", "correct the CTF (parameters from the metadata)").alias("--ctf").in_section("CTF");
+    p.choice("--ctf_mode", "invert", {"invert", "wiener"},
+             "invert = Xmipp thresholded inversion; wiener = RELION sum(CTF F) / sum(CTF^2)").in_section("CTF");
+    p.real("--minCTF", 0.01, "invert mode: |CTF| below this is not inverted").at_least(0).in_section("CTF");
+    p.flag("--phaseFlipped", "invert mode: images are already phase flipped").in_section("CTF");
+    p.flag("--only_flip_phases", "wiener mode: correct the phase only").in_section("CTF");
+    p.flag("--ctf_intact_first_peak", "wiener mode: leave the CTF at 1 up to its first peak").in_section("CTF");
+    p.flag("--ctf_premultiplied", "wiener mode: images are already multiplied by their CTF").in_section("CTF");
+    p.real("--wiener_eps", 0.0, "wiener mode: added to the weights before the division").at_least(0).in_section("CTF");
+
+    add_device_option(p, "auto");
+    p.integer("--bufferSize", 25, "images per loader batch").alias("--buffer_size").range(1, 100000)
+        .in_section("Execution");
+    p.integer("--streams", 4, "GPU: loader threads (CUDA streams) per GPU").alias("-threadsPerGPU").range(1, 64)
+        .in_section("Execution");
+    p.integer("--mpi_job_size", 1000, "images per MPI job (jobs go to the ranks in turn)").range(1, 100000000)
+        .in_section("Execution");
+    p.integer("-gpusPerNode", 0, "Xmipp MPI GPU option: rank r uses GPU r mod gpusPerNode").at_least(0)
+        .in_section("Execution").advanced();
+    p.integer("--iter", 1, "rejected: frost has no iterative weighting; use the default").advanced();
+    p.flag("--prepare_fsc", "rejected: use --halves").advanced();
+  }
+
+  void validate() override {
+    const auto pad = params().get_reals("--padding");
+    if (pad.empty() || pad.size() > 2) throw_usage_error("--padding: give one or two values");
+    if (pad.size() == 2 && pad[0] != pad[1] && !params().flag_value("--xmipp_compat"))
+      throw_usage_error("--padding: image and volume padding must be equal (Xmipp's unequal padding is inconsistent)");
+    if (params().given("--iter") && params().get_int("--iter") != 1)
+      throw_usage_error("--iter: frost implements only the simple weight division; use --halves for FSC");
+    if (params().flag_value("--prepare_fsc")) throw_usage_error("--prepare_fsc: use --halves instead");
+    const auto blob = params().get_reals("--blob");
+    if (blob.size() != 3) throw_usage_error("--blob: give radius, order and alpha");
+    if (!(blob[0] > 0) || blob[1] < 0 || blob[1] > 4 || blob[1] != std::floor(blob[1]) || blob[2] < 0)
+      throw_usage_error("--blob: need radius > 0, integer order 0-4, alpha >= 0");
+    if (params().flag_value("--halves") && params().get_int("--subset") != 0)
+      throw_usage_error("--halves and --subset exclude each other");
+    geom::parse_symmetry(params().get_text("--sym")); // unknown names are usage errors, reported now
+  }
+
+  int run() override {
+    const int ranks = launcher_size();
+#if FROST_HAVE_MPI
+    std::unique_ptr<mpi::Session> session;
+    if (ranks > 1) session = std::make_unique<mpi::Session>();
+    try {
+      return run_rank(session ? session->rank() : 0, session ? session->size() : 1);
+    } catch (const Error& e) {
+      if (session && session->size() > 1) mpi::abort_with_message(e.what(), static_cast<int>(e.code()));
+      throw;
+    } catch (const std::exception& e) {
+      if (session && session->size() > 1) mpi::abort_with_message(e.what(), 1);
+      throw;
+    }
+#else
+    if (ranks > 1) throw_usage_error("started with " + std::to_string(ranks) + " MPI ranks but frost was built without MPI");
+    return run_rank(0, 1);
+#endif
+  }
+
+private:
+  recon::ReconstructionSettings settings_from_options(double pixel_size, int box) const {
+    recon::ReconstructionSettings s;
+    s.box = box;
+    s.padding = params().get_reals("--padding")[0];
+    s.pixel_size = pixel_size;
+    s.max_resolution = params().get_real("--max_resolution");
+    if (params().get_real("--maxres") > 0) {
+      s.max_resolution = pixel_size / params().get_real("--maxres");
+      if (s.max_resolution > 0.5) {
+        log_warning("--maxres " + std::to_string(params().get_real("--maxres")) + " A is beyond Nyquist; using 0.5");
+        s.max_resolution = 0.5;
+      }
+    }
+    const auto blob = params().get_reals("--blob");
+    s.blob = {blob[0], static_cast<int>(blob[1]), blob[2]};
+    s.interp = params().get_text("--interp") == "dynamic" ? recon::Interpolation::Dynamic : recon::Interpolation::Lookup;
+    s.fast = params().flag_value("--fast");
+    s.gridding = params().get_text("--gridding") == "xmipp" ? recon::Gridding::Xmipp : recon::Gridding::Kb;
+    s.xmipp_compat = params().flag_value("--xmipp_compat");
+    if (params().flag_value("--useCTF"))
+      s.ctf = params().get_text("--ctf_mode") == "wiener" ? recon::CtfMode::Wiener : recon::CtfMode::Invert;
+    s.min_ctf = params().get_real("--minCTF");
+    s.phase_flipped = params().flag_value("--phaseFlipped");
+    s.only_flip_phases = params().flag_value("--only_flip_phases");
+    s.intact_first_peak = params().flag_value("--ctf_intact_first_peak");
+    s.ctf_premultiplied = params().flag_value("--ctf_premultiplied");
+    s.wiener_eps = params().get_real("--wiener_eps");
+    s.use_weights = params().flag_value("--weight") || params().flag_value("--fom_weighting");
+    if (params().get_text("--fft_size_policy") == "portable") {
+      // The padded image size is free to grow a little: ask the advisor for a fast square 2-D size.
+      const index_t p0 = static_cast<index_t>(std::lround(box * s.padding));
+      fft::SizeQuery q;
+      q.shape = {p0, p0, 1};
+      q.signals = params().get_int("--bufferSize");
+      q.square_only = true;
+      q.parity = {fft::Parity::Even, fft::Parity::Even, fft::Parity::Any};
+      q.policy = fft::Policy::Portable;
+      try {
+        s.padded_size = static_cast<int>(fft::advise(q).shape.x);
+      } catch (const std::exception&) {
+        s.padded_size = static_cast<int>(p0); // no better size within the limit
+      }
+    }
+    return s;
+  }
+
+  /// Half sets: rlnRandomSubset when present, else a seeded random split into equal halves.
+  void assign_subsets(app::ParticleTable& table) const {
+    if (table.has_subsets) {
+      for (const auto& p : table.particles)
+        if (p.subset != 1 && p.subset != 2)
+          throw_input_error(table.path, "row " + std::to_string(p.row + 1) + ": rlnRandomSubset must be 1 or 2");
+      return;
+    }
+    std::vector<std::size_t> order(table.particles.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::mt19937 rng(static_cast<std::uint32_t>(params().get_int("--split_seed")));
+    std::shuffle(order.begin(), order.end(), rng);
+    for (std::size_t k = 0; k < order.size(); ++k) table.particles[order[k]].subset = k < order.size() / 2 ? 1 : 2;
+  }
+
+  int run_rank(int rank, int size) {
+    const auto t_start = Clock::now();
+    const std::string input = params().get_text("-i");
+    const std::string output = params().get_text("-o");
+    const bool halves = params().flag_value("--halves");
+    const int subset = static_cast<int>(params().get_int("--subset"));
+
+    app::ParticleTableOptions topt;
+    topt.need_ctf = params().flag_value("--useCTF");
+    topt.use_weights = params().flag_value("--weight") || params().flag_value("--fom_weighting");
+    topt.fom_weighting = params().flag_value("--fom_weighting");
+    topt.klass = static_cast<int>(params().get_int("--class"));
+    topt.sampling = params().get_real("--sampling");
+    app::ParticleTable table = app::read_particle_table(input, topt);
+    if (halves || subset != 0) assign_subsets(table);
+    if (subset != 0) {
+      std::vector<recon::ParticleRecord> kept;
+      for (auto& p : table.particles)
+        if (p.subset == subset) kept.push_back(std::move(p));
+      table.particles = std::move(kept);
+      if (table.particles.empty()) throw_input_error(input, "no particles in half set " + std::to_string(subset));
+    }
+
+    app::StackCache stacks(input);
+    const Shape item = stacks.item_shape(table.particles.front());
+    if (item.x != item.y)
+      throw_input_error(table.particles.front().image, "images must be square (got " + std::to_string(item.x) + "x" +
+                                                           std::to_string(item.y) + ")");
+    double pixel = table.pixel_size;
+    if (pixel <= 0) {
+      pixel = 1.0;
+      log_warning(input + " has no pixel size and --sampling was not given; writing 1 A/px");
+    }
+    const recon::ReconstructionSettings settings = settings_from_options(pixel, static_cast<int>(item.x));
+    const recon::GridLayout layout = recon::make_grid_layout(settings);
+    const geom::SymmetryGroup group = geom::parse_symmetry(params().get_text("--sym"));
+    const int grids = halves ? 2 : 1;
+
+    // This rank's images: jobs of --mpi_job_size in turn (deterministic; every rank reduces).
+    const std::size_t job = static_cast<std::size_t>(params().get_int("--mpi_job_size"));
+    std::vector<recon::ParticleRecord> mine;
+    for (std::size_t i = 0; i < table.particles.size(); ++i)
+      if (static_cast<int>((i / job) % static_cast<std::size_t>(size)) == rank) mine.push_back(table.particles[i]);
+
+    DeviceSelection dev = device();
+    std::vector<int> gpus;
+    if (!dev.cpu) {
+      const int gpn = static_cast<int>(params().get_int("-gpusPerNode"));
+      if (gpn > 0) gpus = {rank % gpn};
+      else if (size > 1) gpus = {dev.gpu_for_rank(rank)};
+      else gpus = dev.gpus;
+    }
+    const int streams = static_cast<int>(params().get_int("--streams"));
+
+    const double cube = double(layout.cube_voxels()) * 12.0 * grids;
+    const double half = double(layout.half_voxels()) * 24.0 * grids;
+    const double fin = double(layout.padded) * layout.padded * (layout.padded / 2 + 1) * 8.0 +
+                       double(layout.padded) * layout.padded * layout.padded * 4.0;
+    log_info("reconstruction: " + recon::describe(layout) + ", blob " + std::to_string(settings.blob.radius) + "/" +
+             std::to_string(settings.blob.order) + "/" + std::to_string(settings.blob.alpha) + ", symmetry " +
+             group.name() + " (" + std::to_string(group.order()) + " elements), " +
+             (settings.fast ? "fast" : "precise") + ", pixel " + std::to_string(pixel) + " A, " +
+             std::to_string(table.particles.size()) + " images (" + std::to_string(table.disabled) + " disabled, " +
+             std::to_string(table.other_class) + " other class), " + std::to_string(size) + " rank(s), buffer " +
+             std::to_string(params().get_int("--bufferSize")));
+    log_info("memory plan per rank: accumulation cube(s) " + mib(cube) + (gpus.empty() ? " (host)" : " (per GPU)") +
+             ", folded half grid(s) " + mib(half) + " (host, double), finalisation " + mib(fin) + " (rank 0)");
+
+    auto accumulator = app::make_accumulator(settings, layout, grids, gpus, streams);
+    log_info("insertion on " + accumulator->describe() + ", " + std::to_string(num_threads()) + " loader threads");
+
+    recon::AccumulateOptions aopt;
+    aopt.buffer_size = static_cast<int>(params().get_int("--bufferSize"));
+    aopt.grids = grids;
+    Progress progress("frost_reconstruct_fourier", static_cast<std::int64_t>(mine.size()), "images");
+    aopt.progress = &progress;
+    recon::PhaseTimes times;
+    const ImageLoaderRef loader{&stacks};
+    auto half_grids = recon::accumulate(settings, layout, group, mine, loader, *accumulator, aopt, &times);
+    progress.finish();
+    accumulator.reset();
+
+    auto t_reduce = Clock::now();
+    app::reduce_to_root(half_grids);
+    times.reduce = since(t_reduce);
+    if (rank != 0) return 0;
+
+    auto t_fin = Clock::now();
+    const std::string label = "frost_reconstruct_fourier " + group.name();
+    Image<float> full;
+    double write_s = 0;
+    auto timed_write = [&](const std::string& path, const Image<float>& v) {
+      auto t = Clock::now();
+      app::write_map(path, v, pixel, label);
+      write_s += since(t);
+      log_info("wrote " + path);
+    };
+    if (params().given("--save_weights")) {
+      recon::HalfGrid w = half_grids[0];
+      if (grids == 2) w += half_grids[1];
+      timed_write(params().get_text("--save_weights"), recon::weights_volume(w));
+    }
+    if (grids == 2) {
+      recon::HalfGrid sum = half_grids[0];
+      sum += half_grids[1];
+      full = recon::finalise(sum, settings, layout);
+      const std::string root = app::output_root(output);
+      Image<float> h1 = recon::finalise(half_grids[0], settings, layout);
+      Image<float> h2 = recon::finalise(half_grids[1], settings, layout);
+      timed_write(root + "_half1.mrc", h1);
+      timed_write(root + "_half2.mrc", h2);
+      const recon::FscCurve fsc = recon::fsc_volumes(h1.cview(), h2.cview(), pixel);
+      app::write_fsc_star(root + "_fsc.star", fsc);
+      app::write_fsc_text(root + "_fsc.txt", fsc);
+      char line[160];
+      std::snprintf(line, sizeof line, "half-map FSC: %.2f A at 0.143, %.2f A at 0.5 (%s_fsc.star)",
+                    fsc.resolution_0143(), fsc.resolution_05(), root.c_str());
+      log_info(line);
+    } else {
+      full = recon::finalise(half_grids[0], settings, layout);
+    }
+    times.finalise = since(t_fin) - write_s;
+    timed_write(output, full);
+    times.write = write_s;
+
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "timing [s]: load %.2f, prepare %.2f (thread sums), insert %.2f, finish %.2f, reduce %.2f, "
+                  "finalise %.2f, write %.2f; wall %.2f",
+                  times.load, times.prepare, times.insert, times.finish, times.reduce, times.finalise, times.write,
+                  since(t_start));
+    log_info(line);
+    return 0;
+  }
+
+  /// Adapts the stack cache to the loader callback the pipeline takes.
+  struct ImageLoaderRef {
+    app::StackCache* cache;
+    void operator()(const recon::ParticleRecord& p, Image<float>& out) const { cache->load(p, out); }
+  };
+};
+
+} // namespace
+} // namespace frost
+
+int main(int argc, char** argv) { return frost::ReconstructFourier().main(argc, argv); }

@@ -1,0 +1,23 @@
+#pragma once
+/// @file outputs.hpp
+/// @brief What frost_reconstruct_fourier writes (fourier-reconstruction.md §5.10): maps as
+/// float32 MRC with the pixel size set, the half-map FSC as a STAR table and as text; all atomic.
+#include <string>
+
+#include "frost/core/image.hpp"
+#include "frost/reconstruction/fsc.hpp"
+
+namespace frost::app {
+
+/// "<dir>/<name>" without the .mrc/.map extension: the root for half maps and FSC files.
+std::string output_root(const std::string& map_path);
+
+void write_map(const std::string& path, const Image<float>& volume, double pixel_size, const std::string& label);
+
+/// data_fsc with rlnSpectralIndex, rlnResolution [1/A], rlnAngstromResolution,
+/// rlnFourierShellCorrelation (RELION's postprocess labels), atomically.
+void write_fsc_star(const std::string& path, const recon::FscCurve& fsc);
+/// Plain text: shell, frequency [1/A], resolution [A], FSC; header lines start with '#'.
+void write_fsc_text(const std::string& path, const recon::FscCurve& fsc);
+
+} // namespace frost::app

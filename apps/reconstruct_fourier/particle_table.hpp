@@ -1,0 +1,35 @@
+#pragma once
+/// @file particle_table.hpp
+/// @brief Reads the particle metadata of a reconstruction (fourier-reconstruction.md §2.2):
+/// RELION STAR 3.0/3.1/5 or Xmipp .xmd, labels detected, one ParticleRecord per usable row.
+#include <string>
+#include <vector>
+
+#include "frost/reconstruction/particle.hpp"
+
+namespace frost::app {
+
+struct ParticleTableOptions {
+  bool need_ctf = false;      ///< read CTF parameters; rows without them are an error
+  bool use_weights = false;   ///< read `weight` (Xmipp) or, with fom_weighting, rlnParticleFigureOfMerit
+  bool fom_weighting = false;
+  int klass = 0;              ///< keep only rows of this class (rlnClassNumber / ref3d); 0 = all
+  double sampling = 0;        ///< --sampling [A/px]; 0 = from the file
+};
+
+struct ParticleTable {
+  std::string path;
+  bool relion = false;                      ///< RELION labels (else Xmipp)
+  std::vector<recon::ParticleRecord> particles;
+  double pixel_size = 0;                    ///< [A/px]; 0 when neither file nor --sampling has it
+  std::size_t rows = 0;                     ///< rows in the file
+  std::size_t disabled = 0, other_class = 0;///< rows dropped and why
+  bool has_subsets = false;                 ///< rlnRandomSubset present
+};
+
+/// @brief Reads `path`. frost::Error(Input) naming the file (and row where it applies) for: no
+/// image label, malformed image addresses, non-finite angles/shifts/weights, negative weights,
+/// missing CTF labels when needed, several pixel sizes (optics groups), and no usable rows.
+ParticleTable read_particle_table(const std::string& path, const ParticleTableOptions& options);
+
+} // namespace frost::app
