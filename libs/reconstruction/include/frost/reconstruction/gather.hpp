@@ -21,6 +21,8 @@ struct Cf {
 /// The samples of one batch as the insertion reads them: `count` half-planes of fy rows x fx
 /// columns (row = ky + M/2, column = kx), each value already multiplied by its CTF factor, and
 /// optionally a per-pixel weight factor gw (the CTF modulator, or CTF^2 in Wiener mode).
+/// A tap of kernel weight K adds K * value to G and K * gw to W: the value already carries the
+/// numerator's CTF factor (m c in invert mode, CTF in Wiener mode, §5.7), so gw enters W only.
 struct SampleView {
   const Cf* spectra = nullptr; ///< count * fy * fx
   const float* gw = nullptr;   ///< count * fy * fx, or nullptr = 1 everywhere
@@ -68,10 +70,59 @@ FROST_HD inline float column_hit(int dir, float a, float b, const geom::Vec3f& o
 
 } // namespace detail
 
+/// @brief The precise gather of one voxel (x, y, z) from the slice of `ts`: the kernel-weighted
+/// sum of the sample pixels within `radius` of the voxel (3-D distance to their position on the
+/// slice). Returns false (and leaves the sums alone) when the voxel is beyond the frequency
+/// cut-off, outside the slab or behind the half-plane; the sums are not yet multiplied by the
+/// image weight. Both the column gather below and any other traversal of the grid use this, so
+/// every backend computes each voxel's contribution with the same arithmetic.
+template <class Weight>
+FROST_HD inline bool gather_voxel(const TraverseSpace& ts, int x, int y, int z, const SampleView& s, float radius,
+                                  const Weight& weight, float& gr, float& gi, float& ws) {
+  const float half = 0.5f * s.M;
+  const float kx = x - half, ky = y - half, kz = z - half;
+  if (kx * kx + ky * ky + kz * kz > ts.max_distance_sqr) return false;
+  const geom::Mat3f& T = ts.transform_inv;
+  const float u = T.m[0][0] * kx + T.m[0][1] * ky + T.m[0][2] * kz;
+  const float v = T.m[1][0] * kx + T.m[1][1] * ky + T.m[1][2] * kz + 0.5f * s.fy;
+  const float w = T.m[2][0] * kx + T.m[2][1] * ky + T.m[2][2] * kz;
+  const float r2 = radius * radius;
+  if (u < -radius || w * w > r2) return false;
+  int i0 = static_cast<int>(ceilf(v - radius)), i1 = static_cast<int>(floorf(v + radius));
+  int j0 = static_cast<int>(ceilf(u - radius)), j1 = static_cast<int>(floorf(u + radius));
+  i0 = i0 < 0 ? 0 : i0;
+  j0 = j0 < 0 ? 0 : j0;
+  i1 = i1 > s.fy - 1 ? s.fy - 1 : i1;
+  j1 = j1 > s.fx - 1 ? s.fx - 1 : j1;
+  const int slot = ts.projection_index * s.fx * s.fy;
+  const Cf* F = s.spectra + slot;
+  const float* gw = s.gw ? s.gw + slot : nullptr;
+  float sr = 0, si = 0, sw = 0;
+  for (int i = i0; i <= i1; ++i) {
+    const float dv = v - i;
+    const float dvw = dv * dv + w * w;
+    if (dvw > r2) continue;
+    for (int j = j0; j <= j1; ++j) {
+      const float du = u - j;
+      const float d2 = du * du + dvw;
+      if (d2 > r2) continue;
+      const int p = i * s.fx + j;
+      const float k = weight(d2);
+      sr += k * F[p].re;
+      si += k * F[p].im;
+      sw += gw ? k * gw[p] : k;
+    }
+  }
+  gr = sr;
+  gi = si;
+  ws = sw;
+  return sw != 0.0f;
+}
+
 /// @brief Precise gather of column (a, b) of `ts`: every voxel of the column inside the slab of
-/// half-width `radius` gathers the kernel-weighted sample pixels within `radius` and calls
-/// acc(x, y, z, g_re, g_im, w) once (w > 0 only), already scaled by the image weight.
-/// `Weight` maps a squared distance (<= radius^2) to the blob value.
+/// half-width `radius` gathers with gather_voxel and calls acc(x, y, z, g_re, g_im, w) once
+/// (w != 0 only), already scaled by the image weight. `Weight` maps a squared distance
+/// (<= radius^2) to the blob value.
 template <class Weight, class Accumulate>
 FROST_HD inline void gather_column(const TraverseSpace& ts, int a, int b, const SampleView& s,
                                    float radius, const Weight& weight, Accumulate&& acc) {
@@ -82,46 +133,12 @@ FROST_HD inline void gather_column(const TraverseSpace& ts, int a, int b, const 
   int c0 = static_cast<int>(floorf(lo)), c1 = static_cast<int>(ceilf(hi));
   c0 = c0 < 0 ? 0 : c0;
   c1 = c1 > s.M ? s.M : c1;
-  const float half = 0.5f * s.M;
-  const float r2 = radius * radius;
-  const int slot = ts.projection_index * s.fx * s.fy;
-  const Cf* F = s.spectra + slot;
-  const float* gw = s.gw ? s.gw + slot : nullptr;
-  const float half_rows = 0.5f * s.fy;
   for (int c = c0; c <= c1; ++c) {
     int x, y, z;
     detail::column_voxel(dir, a, b, c, x, y, z);
-    const float kx = x - half, ky = y - half, kz = z - half;
-    if (kx * kx + ky * ky + kz * kz > ts.max_distance_sqr) continue;
-    const geom::Mat3f& T = ts.transform_inv;
-    const float u = T.m[0][0] * kx + T.m[0][1] * ky + T.m[0][2] * kz;
-    const float v = T.m[1][0] * kx + T.m[1][1] * ky + T.m[1][2] * kz + half_rows;
-    const float w = T.m[2][0] * kx + T.m[2][1] * ky + T.m[2][2] * kz;
-    if (u < -radius || w * w > r2) continue;
-    int i0 = static_cast<int>(ceilf(v - radius)), i1 = static_cast<int>(floorf(v + radius));
-    int j0 = static_cast<int>(ceilf(u - radius)), j1 = static_cast<int>(floorf(u + radius));
-    i0 = i0 < 0 ? 0 : i0;
-    j0 = j0 < 0 ? 0 : j0;
-    i1 = i1 > s.fy - 1 ? s.fy - 1 : i1;
-    j1 = j1 > s.fx - 1 ? s.fx - 1 : j1;
-    float gr = 0, gi = 0, ws = 0;
-    for (int i = i0; i <= i1; ++i) {
-      const float dv = v - i;
-      const float dvw = dv * dv + w * w;
-      if (dvw > r2) continue;
-      for (int j = j0; j <= j1; ++j) {
-        const float du = u - j;
-        const float d2 = du * du + dvw;
-        if (d2 > r2) continue;
-        const int p = i * s.fx + j;
-        float k = weight(d2);
-        if (gw) k *= gw[p];
-        gr += k * F[p].re;
-        gi += k * F[p].im;
-        ws += k;
-      }
-    }
-    if (ws != 0.0f) acc(x, y, z, ts.weight * gr, ts.weight * gi, ts.weight * ws);
+    float gr, gi, ws;
+    if (gather_voxel(ts, x, y, z, s, radius, weight, gr, gi, ws))
+      acc(x, y, z, ts.weight * gr, ts.weight * gi, ts.weight * ws);
   }
 }
 
@@ -145,10 +162,10 @@ FROST_HD inline void gather_column_nearest(const TraverseSpace& ts, int a, int b
   if (j < 0 || j >= s.fx || i < 0 || i >= s.fy) return;
   const int slot = ts.projection_index * s.fx * s.fy;
   const int p = i * s.fx + j;
-  const float k = s.gw ? s.gw[slot + p] : 1.0f;
-  if (k == 0.0f) return;
+  const float m = s.gw ? s.gw[slot + p] : 1.0f;
+  if (m == 0.0f) return;
   const Cf f = s.spectra[slot + p];
-  acc(x, y, z, ts.weight * k * f.re, ts.weight * k * f.im, ts.weight * k);
+  acc(x, y, z, ts.weight * f.re, ts.weight * f.im, ts.weight * m);
 }
 
 } // namespace frost::recon
