@@ -1,0 +1,85 @@
+// Reconstruction options against the PH1 phantom (fourier-reconstruction.md §14.3 T2, T3, T4,
+// T11, T12): gridding correction, output scale, --fast, --max_resolution and --interp.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "recon_fixture.hpp"
+#include "recon_runs.hpp"
+
+namespace {
+
+using namespace frost;
+namespace recon = frost::recon;
+
+TEST(ReconstructModes, T2XmippGriddingKeepsQualityAtLowerScale) {
+  const auto& c = test::standard_case();
+  auto settings = test::default_settings(c.box);
+  settings.gridding = recon::Gridding::Xmipp;
+  const auto q = test::measure(test::run_cpu(settings, c.stack, c.views), c.phantom);
+  test::print_quality("T2 xmipp gridding:", q);
+  test::expect_t1_thresholds(q, c.box, 14);
+  EXPECT_GE(q.scale, 0.85);
+  EXPECT_LE(q.scale, 0.95);
+}
+
+TEST(ReconstructModes, T3KbGriddingKeepsTheLineIntegralScale) {
+  const int N = 32;
+  const auto& c = test::standard_case();
+  const auto q = test::measure(test::run_cpu(test::default_settings(N), c.stack, c.views), c.phantom);
+  // A second phantom with sharper blobs (sigma 0.8 px) and other poses.
+  const auto blobs = test::ph1_blobs(N, 21, 60, 0.8);
+  const auto views = test::random_views(300, 22);
+  const auto sharp = test::measure(
+      test::run_cpu(test::default_settings(N), test::exact_projections(N, blobs, views), views),
+      sim::render_blobs(N, blobs));
+  std::printf("T3 kb scale: PH1 %.4f, sigma 0.8 %.4f\n", q.scale, sharp.scale);
+  for (double s : {q.scale, sharp.scale}) {
+    EXPECT_GE(s, 0.95);
+    EXPECT_LE(s, 1.08);
+  }
+}
+
+TEST(ReconstructModes, T4FastModeMatchesPrecise) {
+  const auto& c = test::standard_case();
+  auto settings = test::default_settings(c.box);
+  const auto precise = test::run_cpu(settings, c.stack, c.views);
+  settings.fast = true;
+  const auto fast = test::run_cpu(settings, c.stack, c.views);
+  const auto vs_precise = test::measure(fast, precise);
+  const auto vs_phantom = test::measure(fast, c.phantom);
+  test::print_quality("T4 fast vs precise:", vs_precise);
+  test::print_quality("T4 fast vs phantom:", vs_phantom);
+  EXPECT_GE(vs_precise.ncc, 0.999);
+  for (int k = 1; k <= 14; ++k) EXPECT_GE(vs_precise.fsc[k], 0.98) << "shell " << k;
+  EXPECT_GE(vs_phantom.ncc, 0.997);
+}
+
+TEST(ReconstructModes, T11QuarterNyquistLimitUsesSmallGridAndStaysBandLimited) {
+  const auto& c = test::standard_case();
+  auto settings = test::default_settings(c.box);
+  settings.max_resolution = 0.25;
+  const auto layout = recon::make_grid_layout(settings);
+  EXPECT_EQ(layout.M, 32);
+  const auto map = test::run_cpu(settings, c.stack, c.views);
+  const auto q = test::measure(map, c.phantom);
+  const double leak = test::power_beyond_shell(map, 10);
+  test::print_quality("T11 fmax 0.25:", q);
+  std::printf("T11 M %d, power beyond shell 10: %.3g of total\n", layout.M, leak);
+  for (int k = 1; k <= 7; ++k) EXPECT_GE(q.fsc[k], 0.99) << "shell " << k;
+  EXPECT_LE(leak, 1e-3);
+}
+
+TEST(ReconstructModes, T12DynamicKernelMatchesLookupTable) {
+  const auto& c = test::standard_case();
+  auto settings = test::default_settings(c.box);
+  const auto lookup = test::run_cpu(settings, c.stack, c.views);
+  settings.interp = recon::Interpolation::Dynamic;
+  const auto dynamic = test::run_cpu(settings, c.stack, c.views);
+  const double rel = test::relative_l2(dynamic, lookup);
+  std::printf("T12 relative L2(dynamic, lookup) %.3g\n", rel);
+  EXPECT_LE(rel, 5e-5);
+  EXPECT_GT(rel, 0.0); // the two paths really differ (the setting is honoured)
+}
+
+} // namespace
