@@ -22,6 +22,7 @@ Stream& Stream::operator=(Stream&& o) noexcept {
 void Stream::synchronize() const { FROST_CUDA_CHECK(cudaStreamSynchronize(s_)); }
 
 Event::Event() { FROST_CUDA_CHECK(cudaEventCreate(&e_)); }
+Event::Event(unsigned int flags) { FROST_CUDA_CHECK(cudaEventCreateWithFlags(&e_, flags)); }
 Event::~Event() {
   if (e_) cudaEventDestroy(e_);
 }

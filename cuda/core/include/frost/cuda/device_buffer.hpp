@@ -39,10 +39,13 @@ private:
   cudaStream_t s_ = nullptr;
 };
 
-/// A timing event.
+/// A CUDA event: timing by default; `flags` as for cudaEventCreateWithFlags (e.g.
+/// cudaEventDisableTiming | cudaEventBlockingSync for a cheap completion marker that a host
+/// thread waits on without spinning).
 class Event {
 public:
   Event();
+  explicit Event(unsigned int flags);
   ~Event();
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;

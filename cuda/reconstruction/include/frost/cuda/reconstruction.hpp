@@ -1,0 +1,82 @@
+#pragma once
+/// @file reconstruction.hpp
+/// @brief The CUDA insertion backend of Fourier reconstruction (fourier-reconstruction.md §8.1,
+/// §8.2, §9): a recon::GridAccumulator whose lanes are CUDA streams on one or more devices.
+///
+/// Each lane owns a stream and device buffers for one batch (spectra, weight factors, traverse
+/// spaces). insert() copies the batch asynchronously, launches the gather kernel (one thread
+/// per column of a traverse space's iteration plane, the shared recon::gather_column code with
+/// atomic adds into the device's cube) and returns as soon as the copies are done, so the loader
+/// refills its pinned batch while the kernel runs. finish() downloads every device's cube, sums
+/// them on the host and reuses the host convolution (fast mode) and fold.
+///
+/// This header does not include CUDA headers: programs built with the host compiler use it.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frost/reconstruction/accumulator.hpp"
+#include "frost/reconstruction/sample_batch.hpp"
+#include "frost/reconstruction/settings.hpp"
+
+namespace frost::cuda {
+
+/// @brief Launch configuration of the insertion kernel: the one place to tune it
+/// (autotuning.md §5.3, `fr_insert`). A block of block_x x block_y threads covers a tile of
+/// columns of the iteration plane; the grid covers the largest plane extent of the batch's
+/// traverse spaces in x and y, and blockIdx.z strides over the spaces.
+struct InsertLaunchConfig {
+  int block_x = 16;       ///< threads along the first plane axis (consecutive voxels in memory for XY/XZ)
+  int block_y = 16;       ///< threads along the second plane axis
+  int max_grid_z = 65535; ///< blocks along z (<= 65535); block z handles spaces z, z + grid_z, ...
+};
+
+/// The configuration make_cuda_accumulator uses.
+InsertLaunchConfig default_insert_launch();
+
+/// @brief CUDA accumulator with `grids` full cubes on every device of `devices`, and
+/// streams_per_device lanes (CUDA streams) per device: lanes() = devices.size() x
+/// streams_per_device, lane l runs on devices[l / streams_per_device].
+/// Checks the free memory of every device first and throws frost::Error(Device) with the numbers
+/// when the cubes do not fit (spec §9 rule 1); a missing device is also Error(Device).
+std::unique_ptr<recon::GridAccumulator> make_cuda_accumulator(const recon::ReconstructionSettings& settings,
+                                                              const recon::GridLayout& layout, int grids,
+                                                              const std::vector<int>& devices,
+                                                              int streams_per_device,
+                                                              const InsertLaunchConfig& launch = default_insert_launch());
+
+/// Bytes one device holds for the cubes of `grids` grids: grids x (M+1)^3 x (8 + 4).
+std::size_t cuda_cube_bytes(const recon::GridLayout& layout, int grids);
+
+/// What a CUDA accumulator did so far (for logs and benchmarks).
+struct CudaInsertStats {
+  bool valid = false;           ///< false when the accumulator is not a CUDA one
+  std::int64_t launches = 0;    ///< kernel launches (one per insert() of a non-empty batch)
+  std::int64_t images = 0;      ///< images inserted
+  std::int64_t spaces = 0;      ///< traverse spaces inserted (images x symmetry elements)
+  double kernel_ms = 0;         ///< kernel time from events, summed over lanes (lanes of one device overlap)
+  double upload_bytes = 0;      ///< host-to-device bytes of the batches
+  double insert_wait_s = 0;     ///< host time insert() waited for its copies (and the lane's previous kernel)
+  double download_s = 0;        ///< finish(): stream synchronisation and cube downloads
+  double host_finish_s = 0;     ///< finish(): device sum, fast-mode convolution and fold on the host
+};
+
+/// Stats of an accumulator made by make_cuda_accumulator (valid = false for any other).
+CudaInsertStats cuda_insert_stats(const recon::GridAccumulator& accumulator);
+
+/// Kernel-only timing of one batch (benchmarks, tuning).
+struct KernelTiming {
+  double ms_per_launch = 0; ///< mean over `reps` back-to-back launches after one warm-up
+  int reps = 0;
+  int spaces = 0;           ///< traverse spaces per launch
+};
+
+/// @brief Uploads `batch` once to `device` and times `reps` launches of the insertion of all of
+/// its traverse spaces into a scratch cube (events on one stream).
+KernelTiming time_insert_kernel(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,
+                                const recon::SampleBatch& batch, int device, int reps,
+                                const InsertLaunchConfig& launch = default_insert_launch());
+
+} // namespace frost::cuda

@@ -1,0 +1,414 @@
+// The CUDA accumulator (fourier-reconstruction.md §8.1, §8.2, §9): lanes = devices x streams,
+// one stream and one batch's device buffers per lane, one set of cubes per device.
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <sstream>
+#include <utility>
+
+#include "frost/core/error.hpp"
+#include "frost/cuda/check.hpp"
+#include "frost/cuda/device_buffer.hpp"
+#include "frost/cuda/reconstruction.hpp"
+#include "frost/reconstruction/blob.hpp"
+#include "frost/reconstruction/grid.hpp"
+#include "insert_kernel.hpp"
+
+namespace frost::cuda {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return buf;
+}
+
+/// Headroom left free beside the cubes for the lanes' batch buffers and the runtime.
+constexpr std::size_t kReserveBytes = std::size_t(256) << 20;
+
+/// One device: its cubes (per grid) and the blob table.
+struct DeviceState {
+  int id = 0;
+  std::string name;
+  DeviceBuffer<float> table;
+  std::vector<DeviceBuffer<float>> g, w; ///< per grid: G (interleaved re, im) and W
+};
+
+/// One lane: a stream on one device and the device copy of one batch.
+struct Lane {
+  int device = 0; ///< index into the accumulator's devices
+  Stream stream;
+  /// Completion of this lane's latest uploads; the host waits on it without spinning.
+  Event copied{cudaEventDisableTiming | cudaEventBlockingSync};
+  /// Kernel timing, ping-pong: the pair of launch k is read at insert k + 1 (then complete).
+  Event start[2], stop[2];
+  bool pending[2] = {false, false};
+  int current = 0;
+  DeviceBuffer<recon::Cf> spectra;
+  DeviceBuffer<float> gw;
+  DeviceBuffer<recon::TraverseSpace> spaces;
+  // Stats (touched only by the lane's own thread, summed after the run).
+  std::int64_t launches = 0, images = 0, space_count = 0;
+  double kernel_ms = 0, upload_bytes = 0, wait_s = 0;
+
+  /// Adds the elapsed time of the launch in slot `k` if it was recorded (it must be complete).
+  void harvest(int k) {
+    if (!pending[k]) return;
+    kernel_ms += stop[k].elapsed_ms_since(start[k]);
+    pending[k] = false;
+  }
+};
+
+class CudaAccumulator final : public recon::GridAccumulator {
+public:
+  CudaAccumulator(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout, int grids,
+                  const std::vector<int>& devices, int streams, const InsertLaunchConfig& launch)
+      : settings_(settings), layout_(layout), grids_(grids), streams_(streams), launch_(launch),
+        table_(settings.blob) {
+    if (grids < 1) FROST_THROW(ExitCode::Usage, "CUDA accumulator: grids must be >= 1");
+    if (devices.empty()) FROST_THROW(ExitCode::Usage, "CUDA accumulator: no device given");
+    if (streams < 1) FROST_THROW(ExitCode::Usage, "CUDA accumulator: streams per device must be >= 1");
+    detail::validate(launch_);
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (devices[i] == devices[j])
+          FROST_THROW(ExitCode::Usage, "CUDA accumulator: device " + std::to_string(devices[i]) + " listed twice");
+
+    int count = 0;
+    const cudaError_t st = cudaGetDeviceCount(&count);
+    if (st != cudaSuccess) {
+      cudaGetLastError();
+      FROST_THROW(ExitCode::Device, std::string("CUDA reconstruction: no usable CUDA device (") +
+                                        cudaGetErrorString(st) + "); use --device cpu");
+    }
+    for (int id : devices)
+      if (id < 0 || id >= count)
+        FROST_THROW(ExitCode::Device, "CUDA reconstruction: device " + std::to_string(id) + " requested but " +
+                                          std::to_string(count) + " CUDA device(s) are visible");
+
+    // Plan first (§9 rule 1): every device must hold the cubes before anything is allocated.
+    const std::size_t cube = cuda_cube_bytes(layout_, grids_);
+    const std::size_t table_bytes = table_.values().size() * sizeof(float);
+    for (int id : devices) {
+      DeviceGuard guard(id);
+      const auto [free_b, total_b] = memory_info();
+      const std::size_t need = cube + table_bytes + kReserveBytes;
+      if (need > free_b) {
+        cudaDeviceProp p{};
+        FROST_CUDA_CHECK(cudaGetDeviceProperties(&p, id));
+        std::ostringstream os;
+        os << "CUDA device " << id << " (" << p.name << "): the accumulation grid needs " << gib(double(cube))
+           << " (" << grids_ << " x " << layout_.side() << "^3 voxels x 12 bytes, N " << layout_.box << ", P "
+           << layout_.padded << ", M " << layout_.M << ") plus " << gib(double(kReserveBytes + table_bytes))
+           << " for batches and tables, but only " << gib(double(free_b)) << " of " << gib(double(total_b))
+           << " are free; use less --padding, a lower --max_resolution, or a GPU with more memory";
+        FROST_THROW(ExitCode::Device, os.str());
+      }
+    }
+
+    for (int id : devices) {
+      DeviceGuard guard(id);
+      DeviceState d;
+      d.id = id;
+      cudaDeviceProp p{};
+      FROST_CUDA_CHECK(cudaGetDeviceProperties(&p, id));
+      d.name = p.name;
+      d.table = DeviceBuffer<float>(table_.values().size());
+      FROST_CUDA_CHECK(cudaMemcpy(d.table.data(), table_.values().data(), table_bytes, cudaMemcpyHostToDevice));
+      const std::size_t voxels = static_cast<std::size_t>(layout_.cube_voxels());
+      for (int g = 0; g < grids_; ++g) {
+        d.g.emplace_back(2 * voxels);
+        d.w.emplace_back(voxels);
+        FROST_CUDA_CHECK(cudaMemset(d.g.back().data(), 0, d.g.back().bytes()));
+        FROST_CUDA_CHECK(cudaMemset(d.w.back().data(), 0, d.w.back().bytes()));
+      }
+      // The lanes' streams are non-blocking: they do not wait for the legacy stream, so the
+      // zeroing and the table upload must be complete before any kernel starts.
+      FROST_CUDA_CHECK(cudaDeviceSynchronize());
+      devices_.push_back(std::move(d));
+    }
+    for (std::size_t d = 0; d < devices_.size(); ++d)
+      for (int s = 0; s < streams_; ++s) {
+        DeviceGuard guard(devices_[d].id); // stream and events belong to the current device
+        auto lane = std::make_unique<Lane>();
+        lane->device = static_cast<int>(d);
+        lanes_.push_back(std::move(lane));
+      }
+
+    const recon::BlobParams& bp = settings_.blob;
+    dynamic_.inv_radius2 = static_cast<float>(1.0 / (bp.radius * bp.radius));
+    dynamic_.alpha = static_cast<float>(bp.alpha);
+    dynamic_.order = bp.order;
+    dynamic_.scale = static_cast<float>(table_.scale() / recon::bessel_i(bp.order, bp.alpha));
+  }
+
+  ~CudaAccumulator() override {
+    // Never throws. Kernels may still read the lanes' buffers: let them finish, then release
+    // every stream, event and buffer with its own device current.
+    int previous = 0;
+    const bool restore = cudaGetDevice(&previous) == cudaSuccess;
+    for (auto& lane : lanes_) {
+      if (cudaSetDevice(devices_[lane->device].id) == cudaSuccess) cudaStreamSynchronize(lane->stream.get());
+      lane.reset();
+    }
+    for (auto& d : devices_) {
+      if (cudaSetDevice(d.id) != cudaSuccess) continue;
+      d.table = DeviceBuffer<float>();
+      d.g.clear();
+      d.w.clear();
+    }
+    if (restore) cudaSetDevice(previous);
+    cudaGetLastError();
+  }
+
+  int lanes() const override { return static_cast<int>(lanes_.size()); }
+
+  void insert(const recon::SampleBatch& batch, int grid, int lane) override {
+    if (finished_) FROST_THROW(ExitCode::Runtime, "CUDA accumulator: insert() after finish()");
+    FROST_EXPECTS(grid >= 0 && grid < grids_, "grid >= 0 && grid < grids");
+    FROST_EXPECTS(lane >= 0 && lane < lanes(), "lane >= 0 && lane < lanes()");
+    const recon::GridLayout& bl = batch.layout();
+    FROST_EXPECTS(bl.M == layout_.M && bl.fx == layout_.fx && bl.fy == layout_.fy, "batch layout matches the grid");
+    if (batch.size() == 0) return;
+    Lane& L = *lanes_[lane];
+    DeviceState& D = devices_[L.device];
+    DeviceGuard guard(D.id);
+    reserve(L, batch);
+
+    const cudaStream_t s = L.stream.get();
+    const std::size_t pixels = batch.pixels() * static_cast<std::size_t>(batch.size());
+    const int spaces = batch.space_count();
+    // Ordered after this lane's previous kernel, which reads the same buffers.
+    L.spectra.upload_async(reinterpret_cast<const recon::Cf*>(batch.spectra_data()), pixels, s);
+    if (batch.has_gw()) L.gw.upload_async(batch.gw_data(), pixels, s);
+    L.spaces.upload_async(batch.spaces(), static_cast<std::size_t>(spaces), s);
+    L.copied.record(s);
+
+    detail::InsertArgs args = make_args(L, D, grid, batch);
+    const int k = L.current;
+    L.start[k].record(s);
+    detail::launch_insert(launch_, args, s);
+    L.stop[k].record(s);
+    L.pending[k] = true;
+    L.current = 1 - k;
+
+    // The loader may refill the batch once the copies are done; the kernel keeps running.
+    const auto t0 = Clock::now();
+    L.copied.synchronize();
+    L.wait_s += seconds_since(t0);
+    // The copies followed the previous launch on this stream, so that launch is complete.
+    L.harvest(1 - k);
+
+    ++L.launches;
+    L.images += batch.size();
+    L.space_count += spaces;
+    L.upload_bytes += double(pixels) * (sizeof(recon::Cf) + (batch.has_gw() ? sizeof(float) : 0)) +
+                      double(spaces) * sizeof(recon::TraverseSpace);
+  }
+
+  void finish(std::vector<recon::HalfGrid>& out) override {
+    FROST_EXPECTS(out.size() == static_cast<std::size_t>(grids_), "out.size() == grids");
+    if (finished_) FROST_THROW(ExitCode::Runtime, "CUDA accumulator: finish() called twice");
+    auto t0 = Clock::now();
+    for (auto& lane : lanes_) {
+      DeviceGuard guard(devices_[lane->device].id);
+      lane->stream.synchronize();
+      lane->harvest(0);
+      lane->harvest(1);
+    }
+    download_s_ += seconds_since(t0);
+    for (int g = 0; g < grids_; ++g) {
+      t0 = Clock::now();
+      recon::FullGrid sum(layout_);
+      for (std::size_t d = 0; d < devices_.size(); ++d) {
+        if (d == 0) {
+          download(devices_[d], g, sum);
+        } else {
+          recon::FullGrid part(layout_);
+          download(devices_[d], g, part);
+          sum += part; // devices of one process are summed on the host (§8.4)
+        }
+        DeviceGuard guard(devices_[d].id);
+        devices_[d].g[g] = DeviceBuffer<float>(); // release the cube
+        devices_[d].w[g] = DeviceBuffer<float>();
+      }
+      download_s_ += seconds_since(t0);
+      t0 = Clock::now();
+      if (settings_.fast) recon::convolve_with_blob(sum, table_);
+      recon::fold_into(sum, out[g]);
+      host_finish_s_ += seconds_since(t0);
+    }
+    finished_ = true;
+  }
+
+  std::string describe() const override {
+    std::ostringstream os;
+    os << "cuda:";
+    for (std::size_t d = 0; d < devices_.size(); ++d) os << (d ? "," : "") << devices_[d].id;
+    os << " " << devices_.front().name << ", " << streams_ << (streams_ == 1 ? " stream" : " streams")
+       << (devices_.size() > 1 ? " per device" : "") << ", block " << launch_.block_x << "x" << launch_.block_y
+       << ", " << (settings_.fast ? "fast (nearest)" : settings_.interp == recon::Interpolation::Lookup
+                                                              ? "precise, table weights"
+                                                              : "precise, on-the-fly weights");
+    return os.str();
+  }
+
+  HostMemory host_memory() const override { return HostMemory::Pinned; }
+
+  CudaInsertStats stats() const {
+    CudaInsertStats s;
+    s.valid = true;
+    for (const auto& l : lanes_) {
+      s.launches += l->launches;
+      s.images += l->images;
+      s.spaces += l->space_count;
+      s.kernel_ms += l->kernel_ms;
+      s.upload_bytes += l->upload_bytes;
+      s.insert_wait_s += l->wait_s;
+    }
+    s.download_s = download_s_;
+    s.host_finish_s = host_finish_s_;
+    return s;
+  }
+
+  /// Kernel-only timing on lane 0 (see time_insert_kernel).
+  KernelTiming time_kernel(const recon::SampleBatch& batch, int reps) {
+    FROST_EXPECTS(reps >= 1, "reps >= 1");
+    KernelTiming t;
+    t.reps = reps;
+    t.spaces = batch.space_count();
+    if (batch.size() == 0) return t;
+    Lane& L = *lanes_[0];
+    DeviceState& D = devices_[L.device];
+    DeviceGuard guard(D.id);
+    reserve(L, batch);
+    const cudaStream_t s = L.stream.get();
+    const std::size_t pixels = batch.pixels() * static_cast<std::size_t>(batch.size());
+    L.spectra.upload_async(reinterpret_cast<const recon::Cf*>(batch.spectra_data()), pixels, s);
+    if (batch.has_gw()) L.gw.upload_async(batch.gw_data(), pixels, s);
+    L.spaces.upload_async(batch.spaces(), static_cast<std::size_t>(batch.space_count()), s);
+    const detail::InsertArgs args = make_args(L, D, 0, batch);
+    detail::launch_insert(launch_, args, s); // warm-up
+    L.start[0].record(s);
+    for (int r = 0; r < reps; ++r) detail::launch_insert(launch_, args, s);
+    L.stop[0].record(s);
+    L.stop[0].synchronize();
+    t.ms_per_launch = double(L.stop[0].elapsed_ms_since(L.start[0])) / reps;
+    return t;
+  }
+
+private:
+  /// Makes the lane's device buffers large enough for `batch` (allocated on first use; the
+  /// batch capacity is known only then). Checks free memory first.
+  void reserve(Lane& L, const recon::SampleBatch& batch) {
+    const std::size_t pixels = batch.pixels() * static_cast<std::size_t>(batch.capacity());
+    const std::size_t spaces = static_cast<std::size_t>(batch.capacity()) * batch.symmetries();
+    const bool need_gw = batch.has_gw();
+    if (L.spectra.size() >= pixels && L.spaces.size() >= spaces && (!need_gw || L.gw.size() >= pixels)) return;
+    // gather.hpp indexes a batch's pixels with int.
+    if (pixels > static_cast<std::size_t>(INT_MAX))
+      FROST_THROW(ExitCode::Usage, "CUDA reconstruction: a batch of " + std::to_string(batch.capacity()) +
+                                       " images of " + std::to_string(batch.pixels()) +
+                                       " samples is too large; use a smaller --bufferSize");
+    const std::size_t bytes = pixels * (sizeof(recon::Cf) + (need_gw ? sizeof(float) : 0)) +
+                              spaces * sizeof(recon::TraverseSpace);
+    L.stream.synchronize(); // a running kernel may still read the old buffers
+    L.spectra = DeviceBuffer<recon::Cf>();
+    L.gw = DeviceBuffer<float>();
+    L.spaces = DeviceBuffer<recon::TraverseSpace>();
+    const auto [free_b, total_b] = memory_info();
+    if (bytes > free_b)
+      FROST_THROW(ExitCode::Device, "CUDA device " + std::to_string(devices_[L.device].id) + ": a batch buffer of " +
+                                        gib(double(bytes)) + " (" + std::to_string(batch.capacity()) +
+                                        " images) does not fit in the " + gib(double(free_b)) + " free of " +
+                                        gib(double(total_b)) + "; use a smaller --bufferSize or fewer --streams");
+    L.spectra = DeviceBuffer<recon::Cf>(pixels);
+    if (need_gw) L.gw = DeviceBuffer<float>(pixels);
+    L.spaces = DeviceBuffer<recon::TraverseSpace>(spaces);
+  }
+
+  detail::InsertArgs make_args(Lane& L, DeviceState& D, int grid, const recon::SampleBatch& batch) const {
+    detail::InsertArgs a;
+    a.spaces = L.spaces.data();
+    a.space_count = batch.space_count();
+    a.samples.spectra = L.spectra.data();
+    a.samples.gw = batch.has_gw() ? L.gw.data() : nullptr;
+    a.samples.fx = layout_.fx;
+    a.samples.fy = layout_.fy;
+    a.samples.M = layout_.M;
+    a.fast = settings_.fast;
+    // As the CPU inserter: the table in fast mode or with --interp lookup (insert_batch_cpu).
+    a.weight = settings_.interp == recon::Interpolation::Lookup || settings_.fast ? detail::WeightMode::Table
+                                                                                  : detail::WeightMode::Dynamic;
+    a.radius = static_cast<float>(settings_.blob.radius);
+    a.table = table_.view();
+    a.table.data = D.table.data();
+    a.dynamic = dynamic_;
+    a.g = D.g[grid].data();
+    a.w = D.w[grid].data();
+    a.side = layout_.side();
+    // The grid covers the largest plane of the batch (launch shape computed per batch).
+    const recon::TraverseSpace* ts = batch.spaces();
+    for (int i = 0; i < a.space_count; ++i) {
+      a.extent_a = std::max(a.extent_a, ts[i].columns_a());
+      a.extent_b = std::max(a.extent_b, ts[i].columns_b());
+    }
+    return a;
+  }
+
+  void download(DeviceState& d, int g, recon::FullGrid& into) const {
+    DeviceGuard guard(d.id);
+    const std::size_t voxels = static_cast<std::size_t>(layout_.cube_voxels());
+    static_assert(sizeof(fft::Complex) == 2 * sizeof(float), "complex layout");
+    FROST_EXPECTS(static_cast<std::size_t>(into.data.size()) == voxels, "host grid size");
+    FROST_CUDA_CHECK(cudaMemcpy(reinterpret_cast<float*>(into.data.data()), d.g[g].data(), 2 * voxels * sizeof(float),
+                                cudaMemcpyDeviceToHost));
+    FROST_CUDA_CHECK(cudaMemcpy(into.weight.data(), d.w[g].data(), voxels * sizeof(float), cudaMemcpyDeviceToHost));
+  }
+
+  recon::ReconstructionSettings settings_;
+  recon::GridLayout layout_;
+  int grids_ = 1, streams_ = 1;
+  InsertLaunchConfig launch_;
+  recon::BlobTable table_;
+  recon::DynamicWeight dynamic_;
+  std::vector<DeviceState> devices_;
+  std::vector<std::unique_ptr<Lane>> lanes_;
+  bool finished_ = false;
+  double download_s_ = 0, host_finish_s_ = 0;
+};
+
+} // namespace
+
+InsertLaunchConfig default_insert_launch() { return InsertLaunchConfig{}; }
+
+std::size_t cuda_cube_bytes(const recon::GridLayout& layout, int grids) {
+  return static_cast<std::size_t>(grids) * static_cast<std::size_t>(layout.cube_voxels()) *
+         (2 * sizeof(float) + sizeof(float));
+}
+
+std::unique_ptr<recon::GridAccumulator> make_cuda_accumulator(const recon::ReconstructionSettings& settings,
+                                                              const recon::GridLayout& layout, int grids,
+                                                              const std::vector<int>& devices,
+                                                              int streams_per_device,
+                                                              const InsertLaunchConfig& launch) {
+  return std::make_unique<CudaAccumulator>(settings, layout, grids, devices, streams_per_device, launch);
+}
+
+CudaInsertStats cuda_insert_stats(const recon::GridAccumulator& accumulator) {
+  const auto* a = dynamic_cast<const CudaAccumulator*>(&accumulator);
+  return a ? a->stats() : CudaInsertStats{};
+}
+
+KernelTiming time_insert_kernel(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,
+                                const recon::SampleBatch& batch, int device, int reps,
+                                const InsertLaunchConfig& launch) {
+  CudaAccumulator acc(settings, layout, 1, {device}, 1, launch);
+  return acc.time_kernel(batch, reps);
+}
+
+} // namespace frost::cuda
