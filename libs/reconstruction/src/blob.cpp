@@ -58,15 +58,21 @@ void apply_gridding_correction(View<float> volume, const BlobParams& p, double p
   const double k0 = blob_fourier(0.0, p, ima);
   const Shape& s = volume.shape;
   const index_t cx = s.x / 2, cy = s.y / 2, cz = s.z / 2;
+  // kappa depends on r^2 only, an integer: evaluate the Bessel series once per r^2, not per voxel.
+  auto reach = [](index_t n, index_t c) { return std::max(c, n - 1 - c); };
+  const index_t rx = reach(s.x, cx), ry = reach(s.y, cy), rz = reach(s.z, cz);
+  std::vector<double> inv_kappa(static_cast<std::size_t>(rx * rx + ry * ry + rz * rz + 1));
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::int64_t r2 = 0; r2 < static_cast<std::int64_t>(inv_kappa.size()); ++r2)
+    inv_kappa[static_cast<std::size_t>(r2)] = k0 / blob_fourier(std::sqrt(double(r2)) / padded_size, p, ima);
   for (index_t n = 0; n < s.n; ++n)
+#pragma omp parallel for schedule(static)
     for (index_t z = 0; z < s.z; ++z)
       for (index_t y = 0; y < s.y; ++y)
         for (index_t x = 0; x < s.x; ++x) {
-          const double dx = double(x - cx), dy = double(y - cy), dz = double(z - cz);
-          const double r = std::sqrt(dx * dx + dy * dy + dz * dz);
-          const double kappa = blob_fourier(r / padded_size, p, ima) / k0;
+          const index_t r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz);
           float& v = volume(x, y, z, n);
-          v = static_cast<float>(v / kappa);
+          v = static_cast<float>(v * inv_kappa[static_cast<std::size_t>(r2)]);
         }
 }
 

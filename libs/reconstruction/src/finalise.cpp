@@ -1,6 +1,9 @@
 #include "frost/reconstruction/finalise.hpp"
 
+#include <algorithm>
 #include <cmath>
+
+#include "frost/core/host_buffer.hpp"
 
 #include "frost/core/error.hpp"
 #include "frost/fft/planner.hpp"
@@ -14,23 +17,29 @@ constexpr double kPi = 3.14159265358979323846;
 int wrap(int k, int n) { return ((k % n) + n) % n; }
 
 /// Xmipp's extra apodisation correction (§5.9 step 7, mode xmipp): divide by sinc^2(r / 2N) and
-/// rescale by the mean of that factor over the volume.
+/// rescale by the mean of that factor over the volume. The factor depends on r^2 only (an
+/// integer), so it is tabulated per r^2.
 void apply_xmipp_sinc_correction(Image<float>& v) {
   const int N = static_cast<int>(v.shape().x), c = N / 2;
+  const int rmax = std::max(c, N - 1 - c);
+  std::vector<double> s(static_cast<std::size_t>(3 * rmax * rmax + 1));
+  for (std::size_t r2 = 0; r2 < s.size(); ++r2) {
+    const double a = kPi * std::sqrt(double(r2)) / (2.0 * N);
+    const double sinc = a == 0.0 ? 1.0 : std::sin(a) / a;
+    s[r2] = sinc * sinc;
+  }
+  auto r2_of = [c](int x, int y, int z) { return (x - c) * (x - c) + (y - c) * (y - c) + (z - c) * (z - c); };
   double sum = 0;
-  std::vector<double> s(static_cast<std::size_t>(v.size()));
-  std::size_t i = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
   for (int z = 0; z < N; ++z)
     for (int y = 0; y < N; ++y)
-      for (int x = 0; x < N; ++x, ++i) {
-        const double r = std::sqrt(double(x - c) * (x - c) + double(y - c) * (y - c) + double(z - c) * (z - c));
-        const double a = kPi * r / (2.0 * N);
-        const double sinc = a == 0.0 ? 1.0 : std::sin(a) / a;
-        s[i] = sinc * sinc;
-        sum += s[i];
-      }
-  const double mean = sum / double(s.size());
-  for (std::size_t k = 0; k < s.size(); ++k) v[static_cast<index_t>(k)] = static_cast<float>(v[static_cast<index_t>(k)] * mean / s[k]);
+      for (int x = 0; x < N; ++x) sum += s[static_cast<std::size_t>(r2_of(x, y, z))];
+  const double mean = sum / double(v.size());
+#pragma omp parallel for schedule(static)
+  for (int z = 0; z < N; ++z)
+    for (int y = 0; y < N; ++y)
+      for (int x = 0; x < N; ++x)
+        v(x, y, z) = static_cast<float>(v(x, y, z) * mean / s[static_cast<std::size_t>(r2_of(x, y, z))]);
 }
 
 } // namespace
@@ -43,11 +52,23 @@ Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, co
   // The representative frequency range of a P-point DFT: [-floor(P/2), ceil(P/2) - 1]; grid
   // voxels outside it (the +P/2 planes when M = P) duplicate voxels inside and are skipped.
   const int kmin = -(P / 2), kmax = (P + 1) / 2 - 1;
-  Image<fft::Complex> spectrum(Shape::volume(hx, P, P));
+  // One buffer for the in-place C2R: the half spectrum, then the padded real volume. Zeroed
+  // in parallel (first touch by the threads that fill it).
+  const fft::FftSpec spec = fft::FftSpec::c2r(Shape::volume(P, P, P), fft::Placement::InPlace);
+  const Shape spectrum_shape = spec.input_shape(), real_shape = spec.output_shape();
+  HostBuffer<fft::Complex> buffer(static_cast<std::size_t>(spectrum_shape.total()));
+  View<fft::Complex> spectrum{buffer.data(), spectrum_shape};
+  {
+    const std::int64_t plane = spectrum_shape.x * spectrum_shape.y;
+#pragma omp parallel for schedule(static)
+    for (int z = 0; z < P; ++z) std::fill(buffer.data() + z * plane, buffer.data() + (z + 1) * plane, fft::Complex(0));
+  }
   // c23 = pad_proj^2 / (N pad_vol^3) = 1 / P: undoes the 1/P^2 forward scaling of the images
   // against the unnormalised inverse over P^3 samples (§5.9 step 4).
   const double c23 = 1.0 / P;
   const double eps = settings.ctf == CtfMode::Wiener ? settings.wiener_eps : 0.0;
+  // Each (ky, kz) row of the grid lands in its own row of the spectrum: no two z iterations
+  // write the same element.
 #pragma omp parallel for schedule(static)
   for (int z = 0; z <= M; ++z) {
     const int kz = z - h;
@@ -65,12 +86,12 @@ Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, co
       }
     }
   }
-  Image<float> padded(Shape::volume(P, P, P));
+  View<float> padded{reinterpret_cast<float*>(buffer.data()), real_shape};
   {
     fft::PlanOptions opts;
     opts.rigor = fft::FftRigor::Estimate; // deterministic, and the transform runs once
-    auto plan = fft::shared_planner(fft::Backend::Cpu)->plan(fft::FftSpec::c2r(padded.shape()), opts);
-    plan.execute(spectrum.view(), padded.view());
+    auto plan = fft::shared_planner(fft::Backend::Cpu)->plan(spec, opts);
+    plan.execute(spectrum, padded);
   }
   Image<float> out(Shape::volume(N, N, N));
   const int c = N / 2;
