@@ -316,6 +316,24 @@ private:
     if (rank != 0) return 0;
 
     auto t_fin = Clock::now();
+    // The inverse 3-D FFT runs on the first GPU when this run uses GPUs (falls back to the CPU
+    // when cuFFT cannot plan or allocate it).
+    recon::FinaliseOptions fopt;
+    if (!gpus.empty()) {
+      fopt.backend = fft::Backend::Cuda;
+      fopt.device = gpus.front();
+    }
+    auto finalise = [&](recon::HalfGrid& g) {
+      if (fopt.backend == fft::Backend::Cuda) {
+        try {
+          return recon::finalise(g, settings, layout, fopt); // (its in-place symmetrisation is idempotent)
+        } catch (const Error& e) {
+          log_warning(std::string("inverse FFT on the GPU failed (") + e.what() + "); using the CPU");
+          fopt.backend = fft::Backend::Cpu;
+        }
+      }
+      return recon::finalise(g, settings, layout, fopt);
+    };
     const std::string label = "frost_reconstruct_fourier " + group.name();
     Image<float> full;
     double write_s = 0;
@@ -333,10 +351,10 @@ private:
     if (grids == 2) {
       recon::HalfGrid sum = half_grids[0];
       sum += half_grids[1];
-      full = recon::finalise(sum, settings, layout);
+      full = finalise(sum);
       const std::string root = app::output_root(output);
-      Image<float> h1 = recon::finalise(half_grids[0], settings, layout);
-      Image<float> h2 = recon::finalise(half_grids[1], settings, layout);
+      Image<float> h1 = finalise(half_grids[0]);
+      Image<float> h2 = finalise(half_grids[1]);
       timed_write(root + "_half1.mrc", h1);
       timed_write(root + "_half2.mrc", h2);
       const recon::FscCurve fsc = recon::fsc_volumes(h1.cview(), h2.cview(), pixel);
@@ -347,7 +365,7 @@ private:
                     fsc.resolution_0143(), fsc.resolution_05(), root.c_str());
       log_info(line);
     } else {
-      full = recon::finalise(half_grids[0], settings, layout);
+      full = finalise(half_grids[0]);
     }
     times.finalise = since(t_fin) - write_s;
     timed_write(output, full);

@@ -6,6 +6,8 @@
 #include "frost/core/host_buffer.hpp"
 
 #include "frost/core/error.hpp"
+#include "frost/fft/buffer.hpp"
+#include "frost/fft/plan.hpp"
 #include "frost/fft/planner.hpp"
 #include "frost/reconstruction/blob.hpp"
 
@@ -44,7 +46,8 @@ void apply_xmipp_sinc_correction(Image<float>& v) {
 
 } // namespace
 
-Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, const GridLayout& layout) {
+Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, const GridLayout& layout,
+                      const FinaliseOptions& options) {
   FROST_EXPECTS(grid.M == layout.M, "grid.M == layout.M");
   symmetrise_kx0_plane(grid);
   const int P = layout.padded, N = layout.box, M = layout.M, h = M / 2;
@@ -87,11 +90,18 @@ Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, co
     }
   }
   View<float> padded{reinterpret_cast<float*>(buffer.data()), real_shape};
-  {
+  if (options.backend == fft::Backend::Cpu) {
     fft::PlanOptions opts;
     opts.rigor = fft::FftRigor::Estimate; // deterministic, and the transform runs once
     auto plan = fft::shared_planner(fft::Backend::Cpu)->plan(spec, opts);
     plan.execute(spectrum, padded);
+  } else {
+    auto planner = fft::shared_planner(options.backend, options.device);
+    fft::FftBuffer device = planner->allocate(spec.data_bytes());
+    device.upload(buffer.data(), spec.input_bytes());
+    planner->plan(spec).execute(device.data(), device.data());
+    planner->synchronize();
+    device.download(buffer.data(), spec.output_bytes());
   }
   Image<float> out(Shape::volume(N, N, N));
   const int c = N / 2;

@@ -4,6 +4,7 @@
 /// Hermitian kx = 0 plane, division G/W, placement into the FFT layout of the padded volume,
 /// unnormalised inverse 3-D FFT, crop to N^3, gridding correction.
 #include "frost/core/image.hpp"
+#include "frost/fft/spec.hpp"
 #include "frost/reconstruction/grid.hpp"
 #include "frost/reconstruction/settings.hpp"
 
@@ -12,9 +13,18 @@ namespace frost::recon {
 /// W below this is treated as no data (Xmipp ACCURACY).
 inline constexpr double kMinWeight = 0.001;
 
+/// Where the inverse 3-D FFT of the finalisation runs. Everything else stays on the host; with
+/// Cuda the half spectrum is uploaded, transformed in place with cuFFT and downloaded (the GPU
+/// needs P^3 floats free), which pays for large P.
+struct FinaliseOptions {
+  fft::Backend backend = fft::Backend::Cpu;
+  int device = 0; ///< CUDA device for Backend::Cuda
+};
+
 /// @brief The N^3 map (centre at floor(N/2)) from a half grid that holds the sum of every
 /// partial grid. `grid` is symmetrised on the kx = 0 plane in place.
-Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, const GridLayout& layout);
+Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, const GridLayout& layout,
+                      const FinaliseOptions& options = {});
 
 /// The folded weights as a float volume of (M/2+1) x (M+1) x (M+1) for `--save_weights`.
 Image<float> weights_volume(const HalfGrid& grid);
