@@ -42,23 +42,23 @@ void SamplePreparer::transform(View<const float> image, double shift_x, double s
   const int fx = layout_.fx, fy = layout_.fy, half = layout_.M / 2;
   const double limit = layout_.max_frequency_sq();
   const double scale = 1.0 / (double(P) * P);
-  const bool shifted = shift_x != 0.0 || shift_y != 0.0;
+  // I'(r) = I(r - s)  <=>  F'(k) = F(k) exp(-2 pi i k.s / P)  (§3.3). The ramp is separable:
+  // one table per axis instead of a sine and cosine per pixel.
+  ramp_x_.resize(static_cast<std::size_t>(fx));
+  ramp_y_.resize(static_cast<std::size_t>(fy));
+  for (int kx = 0; kx < fx; ++kx) ramp_x_[kx] = std::polar(scale, -2.0 * kPi * kx * shift_x / P);
+  for (int row = 0; row < fy; ++row) ramp_y_[row] = std::polar(1.0, -2.0 * kPi * (row - half) * shift_y / P);
   for (int row = 0; row < fy; ++row) {
     const int ky = row - half;
     const fft::Complex* src = spectrum_.data() + std::size_t(wrap(ky, P)) * (P / 2 + 1);
     fft::Complex* dst = out + std::size_t(row) * fx;
+    const std::complex<double> ry = ramp_y_[row];
     for (int kx = 0; kx < fx; ++kx) {
       if (double(kx) * kx + double(ky) * ky > limit) {
         dst[kx] = 0;
         continue;
       }
-      std::complex<double> v(src[kx].real(), src[kx].imag());
-      v *= scale;
-      if (shifted) {
-        // I'(r) = I(r - s)  <=>  F'(k) = F(k) exp(-2 pi i k.s / P)  (§3.3).
-        const double phase = -2.0 * kPi * (kx * shift_x + ky * shift_y) / P;
-        v *= std::complex<double>(std::cos(phase), std::sin(phase));
-      }
+      const std::complex<double> v = std::complex<double>(src[kx].real(), src[kx].imag()) * (ramp_x_[kx] * ry);
       dst[kx] = fft::Complex(static_cast<float>(v.real()), static_cast<float>(v.imag()));
     }
   }

@@ -3,7 +3,9 @@
 /// @brief CPU sample preparation (fourier-reconstruction.md §5.3 steps 2-6): pad, centre, R2C FFT
 /// scaled by 1/P^2, shift as a phase ramp, crop into the half-plane layout, CTF factors and one
 /// traverse space per symmetry element. One preparer per thread (it owns FFT buffers).
+#include <complex>
 #include <memory>
+#include <vector>
 
 #include "frost/core/image.hpp"
 #include "frost/fft/plan.hpp"
@@ -42,6 +44,7 @@ private:
   Image<float> padded_;
   Image<fft::Complex> spectrum_;
   std::vector<float> gf_;
+  std::vector<std::complex<double>> ramp_x_, ramp_y_; ///< shift phase ramp per column / row
 };
 
 } // namespace frost::recon
