@@ -6,6 +6,7 @@
 
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
+#include "frost/io/eer_reader.hpp"
 #include "frost/io/eman_hdf_reader.hpp"
 #include "frost/io/image_ref.hpp"
 #include "frost/io/mrc_reader.hpp"
@@ -16,6 +17,9 @@ namespace frost::io {
 namespace {
 
 std::unique_ptr<ImageSource> open_ref(const ImageRef& ref, const ReadOptions& options) {
+  // EER is read here with its neutral defaults (one item per raw frame, sensor grid); movie
+  // programs open EerReader themselves to choose fractions and upsampling.
+  if (ref.type.empty() && file_extension(ref.path) == "eer") return std::make_unique<EerReader>(ref.path);
   switch (format_of(ref)) {
   case FileFormat::Mrc:
     return std::make_unique<MrcReader>(ref.type.empty() ? ref.path : ref.path + ":" + ref.type, options);

@@ -1,0 +1,247 @@
+// Frame loading: open the movie, prepare the references once, then decode frames in parallel.
+#include "frost/motion/movie_reader.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+
+#include "frost/core/error.hpp"
+#include "frost/core/host_buffer.hpp"
+#include "frost/core/log.hpp"
+#include "frost/core/threads.hpp"
+#include "frost/io/eer_reader.hpp"
+#include "frost/io/image_io.hpp"
+#include "frost/io/image_ref.hpp"
+#include "frost/motion/defects.hpp"
+#include "frost/motion/fourier_binning.hpp"
+#include "frost/motion/frame_correction.hpp"
+#include "frost/motion/reference_images.hpp"
+
+namespace frost::motion {
+
+namespace {
+
+/// Bad pixels are replaced from a wider window on EER grids, whose defects come in blocks.
+constexpr int kBadPixelRadius = 2;
+constexpr int kBadPixelRadiusEer = 4;
+
+/// Runs body(t) for t in [0, n) on `threads` OpenMP threads; the first exception is rethrown.
+/// `body` also gets the thread's work buffer, made by make_buffer() once per thread.
+template <class MakeBuffer, class Body>
+void parallel_frames(index_t n, int threads, MakeBuffer make_buffer, Body body) {
+  std::exception_ptr failure;
+  std::mutex mutex;
+#pragma omp parallel num_threads(threads)
+  {
+    auto buffer = make_buffer();
+#pragma omp for schedule(dynamic, 1)
+    for (index_t t = 0; t < n; ++t) {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (failure) continue;
+      }
+      try {
+        body(t, buffer);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+} // namespace
+
+struct MovieReader::Impl {
+  MovieReadOptions options;
+  std::string path;
+  std::unique_ptr<io::ImageSource> source;
+  bool eer = false;
+  index_t first = 0, count = 0;
+  index_t raw_w = 0, raw_h = 0;
+  Image<float> gain, dark;
+  Image<std::uint8_t> mask;
+  std::unique_ptr<BadPixelFiller> filler;
+  std::unique_ptr<FourierBinner> binner;
+  HotPixelReport hot;
+  int threads = 1;
+
+  index_t raw_pixels() const { return raw_w * raw_h; }
+  index_t binned_pixels() const { return binner->out_width() * binner->out_height(); }
+  /// Decode frame t into `raw` (raw_pixels() floats) and apply dark and gain.
+  void load_corrected(index_t t, float* raw) const {
+    source->read(first + t, raw);
+    correct_frame(raw, raw_pixels(), dark.size() ? dark.data() : nullptr, gain.size() ? gain.data() : nullptr);
+  }
+  void fill_bad(float* raw, index_t t) const {
+    if (filler) filler->fill(raw, first + t);
+  }
+  /// Raw-size work buffer for binning (scratch_floats() floats, 64-byte aligned).
+  HostBuffer<float> work_buffer() const {
+    return binner->identity() ? HostBuffer<float>() : HostBuffer<float>(static_cast<std::size_t>(binner->scratch_floats()));
+  }
+  /// Corrected, filled and binned frame t into `out`; `work` from work_buffer().
+  void load_frame(index_t t, float* out, HostBuffer<float>& work) const {
+    if (binner->identity()) {
+      load_corrected(t, out);
+      fill_bad(out, t);
+      return;
+    }
+    load_corrected(t, work.data());
+    fill_bad(work.data(), t);
+    binner->apply_in_place(work.data(), out);
+  }
+  void rebuild_filler() {
+    filler.reset();
+    if (count_bad(mask.cview()) > 0)
+      filler = std::make_unique<BadPixelFiller>(mask.cview(), eer ? kBadPixelRadiusEer : kBadPixelRadius, options.seed);
+  }
+  void open_source();
+  void select_frames();
+  void prepare_references();
+  Image<float> read_with_hot_pixels();
+};
+
+void MovieReader::Impl::open_source() {
+  eer = io::file_extension(path) == "eer";
+  if (eer) {
+    io::EerOptions eo;
+    eo.upsampling = options.eer_upsampling;
+    eo.frames_per_fraction = options.eer_frames_per_fraction;
+    eo.fractions = options.eer_frames_per_fraction > 0 ? 0 : options.eer_fractions;
+    source = std::make_unique<io::EerReader>(path, eo);
+  } else {
+    io::ReadOptions ro;
+    ro.expect = io::Expect::Stack; // a single .mrc with nz > 1 is a movie whose slices are frames
+    ro.tiff_flip_y = options.tiff_flip_y;
+    ro.tiff_4bit = options.tiff_4bit;
+    source = io::open_image_source(path, ro);
+  }
+  const Shape item = source->item_shape();
+  if (item.z != 1) throw_input_error(path, "movie frames must be 2-D, not " + to_string(item));
+  raw_w = item.x;
+  raw_h = item.y;
+}
+
+void MovieReader::Impl::select_frames() {
+  const index_t n = source->count();
+  const index_t last = options.last_frame < 0 ? n - 1 : options.last_frame;
+  first = options.first_frame < 0 ? 0 : options.first_frame;
+  if (first >= n || last >= n || last < first)
+    throw_input_error(path, "--frameRange " + std::to_string(options.first_frame) + " " +
+                                std::to_string(options.last_frame) + " does not fit a movie of " + std::to_string(n) +
+                                " frames (0.." + std::to_string(n - 1) + ")");
+  count = last - first + 1;
+}
+
+void MovieReader::Impl::prepare_references() {
+  const bool flip = options.tiff_flip_y;
+  if (!options.gain.empty()) {
+    GainOptions go;
+    go.transform = options.gain_transform;
+    go.invert = options.gain_invert;
+    go.tiff_flip_y = flip;
+    go.eer = eer;
+    gain = load_gain(options.gain, go, raw_w, raw_h);
+  }
+  if (!options.dark.empty()) dark = load_dark(options.dark, options.gain_transform, flip, raw_w, raw_h);
+  mask = Image<std::uint8_t>(Shape::image(raw_w, raw_h));
+  if (!options.defects.empty()) add_defects(options.defects, options.gain_transform, flip, mask);
+  const index_t defects = count_bad(mask.cview());
+  const index_t zero_gain = gain.size() ? mark_zero_gain(gain.cview(), mask) : 0;
+  if (defects + zero_gain > 0)
+    log_detail(path + ": " + std::to_string(defects) + " defect pixel(s), " + std::to_string(zero_gain) +
+               " pixel(s) with zero gain are replaced in every frame");
+  rebuild_filler();
+}
+
+Image<float> MovieReader::Impl::read_with_hot_pixels() {
+  const index_t n = raw_pixels();
+  Image<float> result(Shape{binner->out_width(), binner->out_height(), 1, count});
+  // The corrected raw frames are held once: in the result itself when nothing is binned.
+  Image<float> raw_store;
+  float* raw = result.data();
+  if (!binner->identity()) {
+    raw_store = Image<float>(Shape{raw_w, raw_h, 1, count});
+    raw = raw_store.data();
+  }
+  parallel_frames(count, threads, [] { return 0; }, [&](index_t t, int) { load_corrected(t, raw + t * n); });
+
+  // Unaligned sum, frame order fixed per pixel: the same for any thread count.
+  // Blocks of pixels, frames in the inner-but-one loop so that memory is read in order.
+  Image<float> sum(Shape::image(raw_w, raw_h));
+  constexpr index_t kBlock = 4096;
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (index_t b0 = 0; b0 < n; b0 += kBlock) {
+    const index_t len = std::min(kBlock, n - b0);
+    double acc[kBlock] = {};
+    for (index_t t = 0; t < count; ++t) {
+      const float* frame = raw + t * n + b0;
+      for (index_t i = 0; i < len; ++i) acc[i] += frame[i];
+    }
+    for (index_t i = 0; i < len; ++i) sum[b0 + i] = static_cast<float>(acc[i]);
+  }
+  hot = detect_hot_pixels(sum.cview(), options.hot_pixel_sigma, mask);
+  log_info(path + ": " + std::to_string(hot.count) + " hot pixel(s) above " + std::to_string(hot.threshold) +
+           " (mean " + std::to_string(hot.mean) + " + " + std::to_string(options.hot_pixel_sigma) + " x sigma " +
+           std::to_string(hot.sigma) + " of the unaligned sum)");
+  rebuild_filler();
+
+  parallel_frames(
+      count, threads, [&] { return work_buffer(); },
+      [&](index_t t, HostBuffer<float>& work) {
+        float* frame = raw + t * n;
+        fill_bad(frame, t);
+        if (binner->identity()) return;
+        std::copy(frame, frame + n, work.data());
+        binner->apply_in_place(work.data(), result.data() + t * binned_pixels());
+      });
+  return result;
+}
+
+MovieReader::MovieReader(const std::string& path, const MovieReadOptions& options) : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.options = options;
+  m.path = path;
+  m.threads = options.threads > 0 ? options.threads : num_threads();
+  m.open_source();
+  m.select_frames();
+  m.prepare_references();
+  m.binner = std::make_unique<FourierBinner>(m.raw_w, m.raw_h, options.bin);
+}
+
+MovieReader::~MovieReader() = default;
+
+const io::ImageInfo& MovieReader::file_info() const { return impl_->source->info(); }
+bool MovieReader::is_eer() const { return impl_->eer; }
+index_t MovieReader::first_frame() const { return impl_->first; }
+index_t MovieReader::frame_count() const { return impl_->count; }
+index_t MovieReader::raw_width() const { return impl_->raw_w; }
+index_t MovieReader::raw_height() const { return impl_->raw_h; }
+Shape MovieReader::frame_shape() const { return Shape::image(impl_->binner->out_width(), impl_->binner->out_height()); }
+double MovieReader::scale_x() const { return double(impl_->raw_w) / double(impl_->binner->out_width()); }
+double MovieReader::scale_y() const { return double(impl_->raw_h) / double(impl_->binner->out_height()); }
+const Image<std::uint8_t>& MovieReader::bad_pixel_mask() const { return impl_->mask; }
+const HotPixelReport& MovieReader::hot_pixels() const { return impl_->hot; }
+
+void MovieReader::read_frame(index_t t, float* out) const {
+  if (t < 0 || t >= impl_->count)
+    throw_input_error(impl_->path, "frame " + std::to_string(t) + " of the selection requested but it holds " +
+                                       std::to_string(impl_->count));
+  HostBuffer<float> work = impl_->work_buffer();
+  impl_->load_frame(t, out, work);
+}
+
+Image<float> MovieReader::read_all() {
+  Impl& m = *impl_;
+  if (m.options.hot_pixel_sigma > 0) return m.read_with_hot_pixels();
+  Image<float> result(Shape{m.binner->out_width(), m.binner->out_height(), 1, m.count});
+  const index_t per_frame = m.binned_pixels();
+  parallel_frames(
+      m.count, m.threads, [&] { return m.work_buffer(); },
+      [&](index_t t, HostBuffer<float>& work) { m.load_frame(t, result.data() + t * per_frame, work); });
+  return result;
+}
+
+} // namespace frost::motion
