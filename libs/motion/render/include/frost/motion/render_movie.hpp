@@ -1,0 +1,25 @@
+#pragma once
+/// @file render_movie.hpp
+/// @brief The render loop for a movie held in memory: for every frame of the sum range, shift
+/// field from the model, warp, accumulate (movie-alignment.md §7). Streaming programs do the
+/// same loop themselves with FrameShift, warp_frame and FrameAccumulator.
+#include "frost/core/image.hpp"
+#include "frost/motion/frame_accumulator.hpp"
+#include "frost/motion/interpolation_method.hpp"
+#include "frost/motion/motion_model.hpp"
+
+namespace frost::motion {
+
+/// The frames to sum: absolute indices [first, first + count).
+struct SumRange {
+  int first = 0, count = 0;
+};
+
+/// @brief Warps and sums frames `range` of `frames` (a stack whose item i is absolute frame
+/// stack_first + i) with `model` (aligned-frame index = absolute frame − model.first_frame).
+/// @throw frost::Error(Usage) when the range is not inside both the stack and the model, or for
+/// Fourier interpolation with a local model.
+FrameSums render_movie(View<const float> frames, int stack_first, const MotionModel& model, SumRange range,
+                       InterpolationMethod method, const SumOptions& options);
+
+} // namespace frost::motion
