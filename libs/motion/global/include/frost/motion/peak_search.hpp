@@ -1,0 +1,29 @@
+#pragma once
+/// @file peak_search.hpp
+/// @brief Maximum of a centred correlation map inside the search disc and its sub-pixel position
+/// (movie-alignment.md §5.4).
+#include "frost/core/image.hpp"
+#include "frost/motion/global_settings.hpp"
+
+namespace frost::motion {
+
+/// A located correlation maximum; offsets are relative to the map centre (C_x/2, C_y/2).
+struct Peak {
+  double x = 0, y = 0;  ///< sub-pixel offset [correlation px]
+  int ix = 0, iy = 0;   ///< integer offset of the maximum
+  float value = 0;      ///< map value at the integer maximum
+  bool edge = false;    ///< integer maximum farther than radius - 1.5 from the centre
+};
+
+/// Sub-pixel offset of a 3-point maximum v0 between neighbours vm (at -1) and vp (at +1).
+/// Gaussian fit: ½(ln vm - ln vp) / (ln vm - 2 ln v0 + ln vp); parabolic when a value is <= 0.
+double refine_gauss3(double vm, double v0, double vp);
+/// Parabolic fit ½(vm - vp) / (vm - 2 v0 + vp); 0 when the three points are not a maximum.
+double refine_parabolic(double vm, double v0, double vp);
+
+/// @brief Integer maximum of `map` (C_x x C_y, centre at (C_x/2, C_y/2)) over offsets with
+/// |p| <= radius (Euclidean; also |p_x| <= C_x/2 - 1, |p_y| <= C_y/2 - 1), the first one in
+/// row-major order on ties, refined by `method`. Neighbours wrap periodically.
+Peak find_peak(View<const float> map, double radius, SubpixelMethod method);
+
+} // namespace frost::motion
