@@ -27,10 +27,12 @@ struct GpuFacts {
 /// Facts of `device` (available = false when built without CUDA or the device is missing).
 GpuFacts gpu_facts(int device);
 
-/// The CUDA accumulator (throws frost::Error(Device) without CUDA).
+/// The CUDA accumulator (throws frost::Error(Device) without CUDA) with insertion kernel
+/// `kernel` ("brick" or "column").
 std::unique_ptr<recon::GridAccumulator> make_gpu_accumulator(const recon::ReconstructionSettings& s,
                                                              const recon::GridLayout& layout, int grids,
-                                                             const std::vector<int>& devices, int streams);
+                                                             const std::vector<int>& devices, int streams,
+                                                             const std::string& kernel);
 
 /// What the CUDA accumulator measured during a run.
 struct GpuRunStats {
@@ -47,6 +49,6 @@ GpuRunStats gpu_run_stats(const recon::GridAccumulator& accumulator);
 
 /// Kernel-only: ms per launch of the insertion of every traverse space of `batch`.
 double gpu_kernel_ms(const recon::ReconstructionSettings& s, const recon::GridLayout& layout,
-                     const recon::SampleBatch& batch, int device, int reps);
+                     const recon::SampleBatch& batch, int device, int reps, const std::string& kernel);
 
 } // namespace frost::bench

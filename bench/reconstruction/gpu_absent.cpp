@@ -8,14 +8,14 @@ GpuFacts gpu_facts(int) { return {}; }
 
 std::unique_ptr<recon::GridAccumulator> make_gpu_accumulator(const recon::ReconstructionSettings&,
                                                              const recon::GridLayout&, int, const std::vector<int>&,
-                                                             int) {
+                                                             int, const std::string&) {
   FROST_THROW(ExitCode::Device, "frost_bench_reconstruction was built without CUDA");
 }
 
 GpuRunStats gpu_run_stats(const recon::GridAccumulator&) { return {}; }
 
 double gpu_kernel_ms(const recon::ReconstructionSettings&, const recon::GridLayout&, const recon::SampleBatch&, int,
-                     int) {
+                     int, const std::string&) {
   FROST_THROW(ExitCode::Device, "frost_bench_reconstruction was built without CUDA");
 }
 

@@ -44,6 +44,12 @@ double measure_copy_bandwidth(int device) {
   return 2.0 * double(bytes) / (best_ms * 1e-3) / 1e9;
 }
 
+cuda::InsertLaunchConfig launch_for(const std::string& kernel) {
+  cuda::InsertLaunchConfig c = cuda::default_insert_launch();
+  c.kernel = kernel == "column" ? cuda::InsertKernel::Column : cuda::InsertKernel::Brick;
+  return c;
+}
+
 } // namespace
 
 GpuFacts gpu_facts(int device) {
@@ -72,8 +78,9 @@ GpuFacts gpu_facts(int device) {
 
 std::unique_ptr<recon::GridAccumulator> make_gpu_accumulator(const recon::ReconstructionSettings& s,
                                                              const recon::GridLayout& layout, int grids,
-                                                             const std::vector<int>& devices, int streams) {
-  return cuda::make_cuda_accumulator(s, layout, grids, devices, streams);
+                                                             const std::vector<int>& devices, int streams,
+                                                             const std::string& kernel) {
+  return cuda::make_cuda_accumulator(s, layout, grids, devices, streams, launch_for(kernel));
 }
 
 GpuRunStats gpu_run_stats(const recon::GridAccumulator& accumulator) {
@@ -91,8 +98,8 @@ GpuRunStats gpu_run_stats(const recon::GridAccumulator& accumulator) {
 }
 
 double gpu_kernel_ms(const recon::ReconstructionSettings& s, const recon::GridLayout& layout,
-                     const recon::SampleBatch& batch, int device, int reps) {
-  return cuda::time_insert_kernel(s, layout, batch, device, reps).ms_per_launch;
+                     const recon::SampleBatch& batch, int device, int reps, const std::string& kernel) {
+  return cuda::time_insert_kernel(s, layout, batch, device, reps, launch_for(kernel)).ms_per_launch;
 }
 
 } // namespace frost::bench

@@ -38,21 +38,24 @@ const char* kUsage =
     "usage: frost_bench_reconstruction [--suite full|check] [--quick] [--scale F] [--budget-s S]\n"
     "                                  [--box N --images K [--sym S] [--fast]]\n"
     "                                  [--device cpu|0|0,1] [--streams S] [--buffer B] [--threads T]\n"
-    "                                  [--interp lookup|dynamic] [--kernel-reps R] [--no-cpu] [--no-gpu]\n"
+    "                                  [--interp lookup|dynamic] [--kernel brick|column] [--kernel-reps R]\n"
+    "                                  [--no-cpu] [--no-gpu]\n"
     "Reconstructs synthetic N x N images (a few Gaussian blobs, in memory) at random poses with pad 2\n"
     "and the default blob, and reports images/s, the time split and the insertion kernel's rates.\n"
     "  --suite full   (default) GPU: 64^2 x 100k, 128^2 x 30k (precise and --fast), 256^2 x 10k and\n"
     "                 512^2 x 10k images with I symmetry (60), and 256^2 x 50k with C1; CPU: the same\n"
     "                 boxes with far fewer images.\n"
-    "  --suite check  the device-check selection: 128^2 x 30k I in full (precise and fast), the other\n"
-    "                 GPU cases with fewer images (images/s and the extrapolated full-size time are\n"
-    "                 reported), then the CPU cases.\n"
+    "  --suite check  the device-check selection: 128^2 x 30k I in full (precise with the brick and\n"
+    "                 the column kernel, and fast), the other GPU cases with fewer images (images/s\n"
+    "                 and the extrapolated full-size time are reported), then the CPU cases.\n"
     "  --scale F      multiply every case's image count by F; --quick = --scale 0.05\n"
     "  --budget-s S   start no new case after S seconds (0 = no budget)\n"
     "  --box N        one case instead of a suite (with --images, default 1000; --sym, default i)\n"
     "  --device       cpu, or GPU ids (default 0 when a GPU is visible; the suites run their CPU cases too)\n"
     "  --streams S    CUDA streams (loader lanes) per GPU, default 4; --buffer B images per batch, default 25\n"
     "  --threads T    loader threads in all (default all cores); the CPU insertion uses them too\n"
+    "  --kernel       GPU insertion kernel: column (default, the published design) or brick; the\n"
+    "                 suites run 128^2 x 30k I precise with both\n"
     "  --kernel-reps  launches of the kernel-only timing (default 5)\n";
 
 struct Options {
@@ -66,6 +69,7 @@ struct Options {
   std::string device;
   int streams = 4, buffer = 25, threads = 0, kernel_reps = 5;
   recon::Interpolation interp = recon::Interpolation::Lookup;
+  std::string kernel = "column";
   bool cpu = true, gpu = true;
 };
 
@@ -76,11 +80,13 @@ struct Case {
   long long full_images = 0; ///< the full-size count the run extrapolates to
   std::string sym = "i";
   bool fast = false;
+  std::string kernel = "column"; ///< GPU insertion kernel
 };
 
 std::string label(const Case& c) {
   std::string s = std::to_string(c.box) + "^2 x " + std::to_string(c.images) + " " + c.sym;
   if (c.fast) s += " fast";
+  if (c.gpu && c.kernel != "column") s += " " + c.kernel;
   return s;
 }
 
@@ -130,6 +136,10 @@ Options parse(int argc, char** argv) {
     else if (a == "--buffer") o.buffer = std::stoi(value(i));
     else if (a == "--threads") o.threads = std::stoi(value(i));
     else if (a == "--kernel-reps") o.kernel_reps = std::stoi(value(i));
+    else if (a == "--kernel") {
+      o.kernel = value(i);
+      if (o.kernel != "brick" && o.kernel != "column") throw_usage_error("--kernel must be brick or column");
+    }
     else if (a == "--interp") {
       const std::string v = value(i);
       if (v == "lookup") o.interp = recon::Interpolation::Lookup;
@@ -154,7 +164,8 @@ Options parse(int argc, char** argv) {
 /// The cases to run; a single case (--box) runs on the GPU when `single_on_gpu`.
 std::vector<Case> suite_cases(const Options& o, bool single_on_gpu) {
   std::vector<Case> cases;
-  auto add = [&](bool gpu, int box, long long images, long long full, const char* sym, bool fast = false) {
+  auto add = [&](bool gpu, int box, long long images, long long full, const char* sym, bool fast = false,
+                 const std::string& kernel = "") {
     Case c;
     c.gpu = gpu;
     c.box = box;
@@ -162,6 +173,7 @@ std::vector<Case> suite_cases(const Options& o, bool single_on_gpu) {
     c.images = std::max<long long>(1, std::llround(double(images) * o.scale));
     c.sym = sym;
     c.fast = fast;
+    c.kernel = kernel.empty() ? o.kernel : kernel;
     cases.push_back(c);
   };
   if (o.box > 0) {
@@ -170,7 +182,8 @@ std::vector<Case> suite_cases(const Options& o, bool single_on_gpu) {
   }
   if (o.suite == "full") {
     add(true, 64, 100000, 100000, "i");
-    add(true, 128, 30000, 30000, "i");
+    add(true, 128, 30000, 30000, "i", false, "column");
+    add(true, 128, 30000, 30000, "i", false, "brick");
     add(true, 128, 30000, 30000, "i", true);
     add(true, 256, 10000, 10000, "i");
     add(true, 512, 10000, 10000, "i");
@@ -181,9 +194,11 @@ std::vector<Case> suite_cases(const Options& o, bool single_on_gpu) {
     add(false, 256, 20, 10000, "i");
     add(false, 256, 1000, 50000, "c1");
   } else {
-    // check: fits the device check's time budget. 128^2 x 30k I runs in full (precise and fast);
-    // the others run fewer images and report images/s and the extrapolated full-size time.
-    add(true, 128, 30000, 30000, "i");
+    // check: fits the device check's time budget. 128^2 x 30k I runs in full (precise with
+    // both kernels, and fast); the others run fewer images and report images/s and the
+    // extrapolated full-size time.
+    add(true, 128, 30000, 30000, "i", false, "column");
+    add(true, 128, 30000, 30000, "i", false, "brick");
     add(true, 128, 30000, 30000, "i", true);
     add(false, 64, 300, 100000, "i");
     add(false, 128, 60, 30000, "i");
@@ -324,7 +339,7 @@ Result run_case(const Options& o, const Case& c, const std::vector<int>& gpus, c
   const auto t0 = Clock::now();
   {
     std::unique_ptr<recon::GridAccumulator> acc =
-        c.gpu ? make_gpu_accumulator(s, layout, 1, gpus, o.streams) : recon::make_cpu_accumulator(s, layout, 1);
+        c.gpu ? make_gpu_accumulator(s, layout, 1, gpus, o.streams, c.kernel) : recon::make_cpu_accumulator(s, layout, 1);
     r.backend = acc->describe();
     auto grids = recon::accumulate(s, layout, group, particles, load, *acc, opt, &r.times);
     r.accumulate_s = seconds_since(t0);
@@ -353,7 +368,7 @@ Result run_case(const Options& o, const Case& c, const std::vector<int>& gpus, c
   r.batch_spaces = batch.space_count();
   const double upd_batch = r.work.updates * r.batch_spaces, tap_batch = r.work.taps * r.batch_spaces;
   if (c.gpu) {
-    r.kernel_only_ms = gpu_kernel_ms(s, layout, batch, gpus.front(), o.kernel_reps);
+    r.kernel_only_ms = gpu_kernel_ms(s, layout, batch, gpus.front(), o.kernel_reps, c.kernel);
     if (r.kernel_only_ms > 0) {
       r.gupd_s = upd_batch / (r.kernel_only_ms * 1e-3) / 1e9;
       r.gtap_s = tap_batch / (r.kernel_only_ms * 1e-3) / 1e9;
@@ -400,7 +415,7 @@ void print_result(const Result& r, int threads, int lanes, const GpuFacts& facts
               threads, r.times.load, r.times.prepare, r.times.insert, lanes);
   if (c.gpu && r.gpu.valid)
     std::printf("   gpu: %lld launches, kernel %.2f s (events, summed over lanes), insert() waiting %.2f s, upload %.2f GB;"
-                " finish: download %.2f s, host sum/convolve/fold %.2f s\n",
+                " finish: device fold (+convolve) and download %.2f s, host add %.2f s\n",
                 static_cast<long long>(r.gpu.launches), r.gpu.kernel_ms * 1e-3, r.gpu.wait_s, r.gpu.upload_gb,
                 r.gpu.download_s, r.gpu.host_finish_s);
   std::printf("   work per sample (gather counted on %d spaces): %.0f columns, %.0f voxel updates, %.0f taps (%.1f taps/update)\n",
@@ -448,7 +463,8 @@ int run(const Options& o) {
                 gpus.size(), o.streams, facts.peak_bandwidth_gbs, facts.measured_bandwidth_gbs, facts.peak_fp32_gflops);
   else
     std::printf("# gpu: none (%s); GPU cases skipped\n", cuda_compiled() ? "no device selected or visible" : "built without CUDA");
-  std::printf("# floors: a voxel update is 3 float atomics (%.0f B read+write if each went to DRAM); a tap is ~%.0f flop\n",
+  std::printf("# floors: a voxel update is 3 float atomics with the column kernel (%.0f B read+write if each went to DRAM;"
+              " the brick kernel sums in shared memory and adds once per voxel and batch); a tap is ~%.0f flop\n",
               kBytesPerUpdate, kFlopsPerTap);
   std::printf("# load and prepare are summed over loader threads; kernel-only rates time one prepared batch\n");
   std::fflush(stdout);
@@ -477,7 +493,8 @@ int run(const Options& o) {
   std::printf("%-4s %-20s %7s %8s %9s %8s %8s %8s %7s %6s %6s\n", "dev", "case", "images", "wall_s", "images/s", "est_s",
               "Gupd/s", "Gtap/s", "ins_s", "%bw", "%fp32");
   for (const Result& r : results) {
-    std::string name = std::to_string(r.c.box) + "^2 " + r.c.sym + (r.c.fast ? " fast" : "");
+    std::string name = std::to_string(r.c.box) + "^2 " + r.c.sym + (r.c.fast ? " fast" : "") +
+                       (r.c.gpu && r.c.kernel != "column" ? " " + r.c.kernel : "");
     if (!r.ran) {
       std::printf("%-4s %-20s %7lld %s\n", r.c.gpu ? "gpu" : "cpu", name.c_str(), r.c.images, r.note.c_str());
       continue;
@@ -486,6 +503,20 @@ int run(const Options& o) {
     std::printf("%-4s %-20s %7lld %8.2f %9.1f %8.1f %8.3f %8.2f %7.2f %6.1f %6.1f\n", r.c.gpu ? "gpu" : "cpu", name.c_str(),
                 r.c.images, r.wall_s, images_per_s(r), full_estimate_s(r), r.gupd_s, r.gtap_s, ins,
                 r.c.gpu ? r.pct_bw : 0.0, r.c.gpu ? r.pct_fp32 : 0.0);
+  }
+  // Brick against column kernel on the same case (kernel-only time and streaming rate).
+  for (const Result& b : results) {
+    if (!b.ran || !b.c.gpu || b.c.kernel != "brick") continue;
+    for (const Result& k : results) {
+      if (!k.ran || !k.c.gpu || k.c.kernel != "column" || k.c.box != b.c.box || k.c.sym != b.c.sym ||
+          k.c.fast != b.c.fast || k.c.images != b.c.images)
+        continue;
+      std::printf("# %d^2 %s%s: brick kernel %.2fx the column kernel's speed (kernel only: %.3f vs %.3f ms per batch);"
+                  " streaming %.2fx (%.0f vs %.0f images/s)\n",
+                  b.c.box, b.c.sym.c_str(), b.c.fast ? " fast" : "",
+                  b.kernel_only_ms > 0 ? k.kernel_only_ms / b.kernel_only_ms : 0.0, b.kernel_only_ms, k.kernel_only_ms,
+                  images_per_s(k) > 0 ? images_per_s(b) / images_per_s(k) : 0.0, images_per_s(b), images_per_s(k));
+    }
   }
   std::printf("# total %.1f s\n", seconds_since(start));
   return 0;

@@ -1,13 +1,18 @@
 // The CUDA accumulator (fourier-reconstruction.md §8.1, §8.2, §9): lanes = devices x streams,
-// one stream and one batch's device buffers per lane, one set of cubes per device.
+// one stream and one batch's device buffers per lane, one set of cubes per device; finish()
+// folds every cube on its device and adds the half grids into the host's.
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstdio>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <utility>
 
 #include "frost/core/error.hpp"
+#include "frost/core/host_buffer.hpp"
 #include "frost/cuda/check.hpp"
 #include "frost/cuda/device_buffer.hpp"
 #include "frost/cuda/reconstruction.hpp"
@@ -27,15 +32,26 @@ std::string gib(double bytes) {
   return buf;
 }
 
-/// Headroom left free beside the cubes for the lanes' batch buffers and the runtime.
+/// Headroom left free beside the cubes for the lanes' batch buffers, the finish's fold buffers
+/// and the runtime.
 constexpr std::size_t kReserveBytes = std::size_t(256) << 20;
 
-/// One device: its cubes (per grid) and the blob table.
+/// finish(): the folded half grid comes down in chunks of whole z planes of at most this many
+/// bytes, through two device and two pinned host buffers (the fold and copy of chunk k + 1 run
+/// while the host adds chunk k).
+constexpr std::size_t kFoldChunkBytes = std::size_t(128) << 20;
+
+/// One device: its cubes (per grid), the blob table and convolution taps, and the brick
+/// kernel's block lists (per batch size).
 struct DeviceState {
   int id = 0;
   std::string name;
   DeviceBuffer<float> table;
+  DeviceBuffer<recon::BlobTap> taps;     ///< fast-mode convolution taps
   std::vector<DeviceBuffer<float>> g, w; ///< per grid: G (interleaved re, im) and W
+  /// Brick launches: block lists keyed by (space count, largest frequency radius); filled
+  /// under the accumulator's tasks mutex, never changed once made.
+  std::map<std::pair<int, float>, DeviceBuffer<detail::BrickTask>> tasks;
 };
 
 /// One lane: a stream on one device and the device copy of one batch.
@@ -68,7 +84,7 @@ public:
   CudaAccumulator(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout, int grids,
                   const std::vector<int>& devices, int streams, const InsertLaunchConfig& launch)
       : settings_(settings), layout_(layout), grids_(grids), streams_(streams), launch_(launch),
-        table_(settings.blob) {
+        table_(settings.blob), taps_(recon::blob_convolution_taps(table_)) {
     if (grids < 1) FROST_THROW(ExitCode::Usage, "CUDA accumulator: grids must be >= 1");
     if (devices.empty()) FROST_THROW(ExitCode::Usage, "CUDA accumulator: no device given");
     if (streams < 1) FROST_THROW(ExitCode::Usage, "CUDA accumulator: streams per device must be >= 1");
@@ -119,6 +135,11 @@ public:
       d.name = p.name;
       d.table = DeviceBuffer<float>(table_.values().size());
       FROST_CUDA_CHECK(cudaMemcpy(d.table.data(), table_.values().data(), table_bytes, cudaMemcpyHostToDevice));
+      if (settings_.fast && !taps_.empty()) {
+        d.taps = DeviceBuffer<recon::BlobTap>(taps_.size());
+        FROST_CUDA_CHECK(cudaMemcpy(d.taps.data(), taps_.data(), taps_.size() * sizeof(recon::BlobTap),
+                                    cudaMemcpyHostToDevice));
+      }
       const std::size_t voxels = static_cast<std::size_t>(layout_.cube_voxels());
       for (int g = 0; g < grids_; ++g) {
         d.g.emplace_back(2 * voxels);
@@ -158,6 +179,8 @@ public:
     for (auto& d : devices_) {
       if (cudaSetDevice(d.id) != cudaSuccess) continue;
       d.table = DeviceBuffer<float>();
+      d.taps = DeviceBuffer<recon::BlobTap>();
+      d.tasks.clear();
       d.g.clear();
       d.w.clear();
     }
@@ -213,36 +236,49 @@ public:
   void finish(std::vector<recon::HalfGrid>& out) override {
     FROST_EXPECTS(out.size() == static_cast<std::size_t>(grids_), "out.size() == grids");
     if (finished_) FROST_THROW(ExitCode::Runtime, "CUDA accumulator: finish() called twice");
-    auto t0 = Clock::now();
+    for (int g = 0; g < grids_; ++g)
+      FROST_EXPECTS(out[static_cast<std::size_t>(g)].M == layout_.M &&
+                        out[static_cast<std::size_t>(g)].voxels() == layout_.half_voxels(),
+                    "half grid matches the layout");
+    const auto t0 = Clock::now();
+    synchronize_lanes();
+    // The batches are done: their device buffers make room for the fold buffers.
     for (auto& lane : lanes_) {
       DeviceGuard guard(devices_[lane->device].id);
-      lane->stream.synchronize();
-      lane->harvest(0);
-      lane->harvest(1);
+      lane->spectra = DeviceBuffer<recon::Cf>();
+      lane->gw = DeviceBuffer<float>();
+      lane->spaces = DeviceBuffer<recon::TraverseSpace>();
     }
     download_s_ += seconds_since(t0);
-    for (int g = 0; g < grids_; ++g) {
-      t0 = Clock::now();
-      recon::FullGrid sum(layout_);
-      for (std::size_t d = 0; d < devices_.size(); ++d) {
-        if (d == 0) {
-          download(devices_[d], g, sum);
-        } else {
-          recon::FullGrid part(layout_);
-          download(devices_[d], g, part);
-          sum += part; // devices of one process are summed on the host (§8.4)
-        }
-        DeviceGuard guard(devices_[d].id);
-        devices_[d].g[g] = DeviceBuffer<float>(); // release the cube
-        devices_[d].w[g] = DeviceBuffer<float>();
+    // Every device folds its own cube (§8.4); the host sums the half grids in double.
+    for (int g = 0; g < grids_; ++g)
+      for (auto& d : devices_) {
+        fold_device(d, g, out[static_cast<std::size_t>(g)]);
+        DeviceGuard guard(d.id);
+        d.g[static_cast<std::size_t>(g)] = DeviceBuffer<float>(); // release the cube
+        d.w[static_cast<std::size_t>(g)] = DeviceBuffer<float>();
       }
-      download_s_ += seconds_since(t0);
-      t0 = Clock::now();
-      if (settings_.fast) recon::convolve_with_blob(sum, table_);
-      recon::fold_into(sum, out[g]);
-      host_finish_s_ += seconds_since(t0);
-    }
+    staging_[0].reset();
+    staging_[1].reset();
     finished_ = true;
+  }
+
+  /// Test hook (cuda_download_cube): grid g's cube summed over the devices, before finish().
+  recon::FullGrid download_cube(int g) {
+    if (finished_) FROST_THROW(ExitCode::Usage, "CUDA accumulator: cube requested after finish()");
+    FROST_EXPECTS(g >= 0 && g < grids_, "grid >= 0 && grid < grids");
+    synchronize_lanes();
+    recon::FullGrid sum(layout_);
+    for (std::size_t d = 0; d < devices_.size(); ++d) {
+      if (d == 0) {
+        download(devices_[d], g, sum);
+      } else {
+        recon::FullGrid part(layout_);
+        download(devices_[d], g, part);
+        sum += part;
+      }
+    }
+    return sum;
   }
 
   std::string describe() const override {
@@ -250,8 +286,9 @@ public:
     os << "cuda:";
     for (std::size_t d = 0; d < devices_.size(); ++d) os << (d ? "," : "") << devices_[d].id;
     os << " " << devices_.front().name << ", " << streams_ << (streams_ == 1 ? " stream" : " streams")
-       << (devices_.size() > 1 ? " per device" : "") << ", block " << launch_.block_x << "x" << launch_.block_y
-       << ", " << (settings_.fast ? "fast (nearest)" : settings_.interp == recon::Interpolation::Lookup
+       << (devices_.size() > 1 ? " per device" : "") << ", " << insert_kernel_name(launch_.kernel) << " kernel";
+    if (launch_.kernel == InsertKernel::Column) os << " (block " << launch_.block_x << "x" << launch_.block_y << ")";
+    os << ", " << (settings_.fast ? "fast (nearest)" : settings_.interp == recon::Interpolation::Lookup
                                                               ? "precise, table weights"
                                                               : "precise, on-the-fly weights");
     return os.str();
@@ -302,6 +339,82 @@ public:
   }
 
 private:
+  /// Waits for every lane's work and collects its kernel times.
+  void synchronize_lanes() {
+    for (auto& lane : lanes_) {
+      DeviceGuard guard(devices_[lane->device].id);
+      lane->stream.synchronize();
+      lane->harvest(0);
+      lane->harvest(1);
+    }
+  }
+
+  /// Folds (fast mode: convolves, then folds) grid g's cube on device d, plane chunk by plane
+  /// chunk, and adds the float half grid into `out` (double).
+  void fold_device(DeviceState& d, int g, recon::HalfGrid& out) {
+    DeviceGuard guard(d.id);
+    auto t0 = Clock::now();
+    const int M = layout_.M, side = layout_.side();
+    const std::size_t plane = static_cast<std::size_t>(layout_.half_x()) * static_cast<std::size_t>(side);
+    const std::size_t plane_bytes = plane * 3 * sizeof(float);
+    const auto [free_b, total_b] = memory_info();
+    (void)total_b;
+    const std::size_t budget = std::min(kFoldChunkBytes, free_b / 4);
+    const int planes = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(budget / plane_bytes, side)));
+    const std::size_t chunk = static_cast<std::size_t>(planes) * plane * 3; // floats per buffer
+    DeviceBuffer<float> dev[2] = {DeviceBuffer<float>(chunk), DeviceBuffer<float>(chunk)};
+    for (auto& h : staging_)
+      if (h.size() < chunk) h = HostBuffer<float>(chunk, HostMemory::Pinned);
+    Stream stream;
+    Event done[2] = {Event(cudaEventDisableTiming | cudaEventBlockingSync),
+                     Event(cudaEventDisableTiming | cudaEventBlockingSync)};
+    const int chunks = (side + planes - 1) / planes;
+    detail::FoldArgs args;
+    args.g = d.g[static_cast<std::size_t>(g)].data();
+    args.w = d.w[static_cast<std::size_t>(g)].data();
+    args.M = M;
+    if (settings_.fast) {
+      args.taps = d.taps.data();
+      args.tap_count = static_cast<int>(d.taps.size());
+    }
+    auto enqueue = [&](int k) {
+      detail::FoldArgs a = args;
+      a.z0 = k * planes;
+      a.nz = std::min(planes, side - a.z0);
+      a.out = dev[k % 2].data();
+      detail::launch_fold(a, stream.get());
+      const std::size_t floats = static_cast<std::size_t>(a.nz) * plane * 3;
+      FROST_CUDA_CHECK(cudaMemcpyAsync(staging_[k % 2].data(), dev[k % 2].data(), floats * sizeof(float),
+                                       cudaMemcpyDeviceToHost, stream.get()));
+      done[k % 2].record(stream.get());
+    };
+    enqueue(0);
+    if (chunks > 1) enqueue(1);
+    download_s_ += seconds_since(t0);
+    for (int k = 0; k < chunks; ++k) {
+      t0 = Clock::now();
+      done[k % 2].synchronize();
+      download_s_ += seconds_since(t0);
+      t0 = Clock::now();
+      const int z0 = k * planes, nz = std::min(planes, side - z0);
+      const std::int64_t n = static_cast<std::int64_t>(nz) * static_cast<std::int64_t>(plane);
+      const std::int64_t o0 = static_cast<std::int64_t>(z0) * static_cast<std::int64_t>(plane);
+      const float* src = staging_[k % 2].data();
+      double* dst = out.data.data();
+      double* dst_w = out.weight.data();
+#pragma omp parallel for schedule(static)
+      for (std::int64_t i = 0; i < n; ++i) {
+        dst[2 * (o0 + i)] += src[2 * i];
+        dst[2 * (o0 + i) + 1] += src[2 * i + 1];
+        dst_w[o0 + i] += src[2 * n + i];
+      }
+      host_finish_s_ += seconds_since(t0);
+      t0 = Clock::now();
+      if (k + 2 < chunks) enqueue(k + 2); // the host buffer k % 2 is free again
+      download_s_ += seconds_since(t0);
+    }
+  }
+
   /// Makes the lane's device buffers large enough for `batch` (allocated on first use; the
   /// batch capacity is known only then). Checks free memory first.
   void reserve(Lane& L, const recon::SampleBatch& batch) {
@@ -331,7 +444,7 @@ private:
     L.spaces = DeviceBuffer<recon::TraverseSpace>(spaces);
   }
 
-  detail::InsertArgs make_args(Lane& L, DeviceState& D, int grid, const recon::SampleBatch& batch) const {
+  detail::InsertArgs make_args(Lane& L, DeviceState& D, int grid, const recon::SampleBatch& batch) {
     detail::InsertArgs a;
     a.spaces = L.spaces.data();
     a.space_count = batch.space_count();
@@ -351,11 +464,34 @@ private:
     a.g = D.g[grid].data();
     a.w = D.w[grid].data();
     a.side = layout_.side();
-    // The grid covers the largest plane of the batch (launch shape computed per batch).
+    // Column: the grid covers the largest plane of the batch (launch shape computed per batch).
     const recon::TraverseSpace* ts = batch.spaces();
+    float max_d2 = 0;
     for (int i = 0; i < a.space_count; ++i) {
       a.extent_a = std::max(a.extent_a, ts[i].columns_a());
       a.extent_b = std::max(a.extent_b, ts[i].columns_b());
+      max_d2 = std::max(max_d2, ts[i].max_distance_sqr);
+    }
+    if (launch_.kernel == InsertKernel::Brick) {
+      // The slab a space touches: the blob radius, or in fast mode the half voxel by which the
+      // voxel a column selects can be off the slice (|c - hit| <= 1/2 along the column, so its
+      // distance to the slice is at most |n_dir| / 2 <= 1/2).
+      a.slab = settings_.fast ? 0.5f : a.radius;
+      const float max_radius = std::sqrt(max_d2);
+      std::lock_guard<std::mutex> lock(tasks_mutex_);
+      auto key = std::make_pair(a.space_count, max_radius);
+      auto it = D.tasks.find(key);
+      if (it == D.tasks.end()) {
+        const std::vector<detail::BrickTask> tasks =
+            detail::make_brick_tasks(layout_.M, a.space_count, a.slab, max_radius, launch_.brick_target_hits);
+        DeviceBuffer<detail::BrickTask> buf(tasks.size());
+        if (!tasks.empty())
+          FROST_CUDA_CHECK(cudaMemcpy(buf.data(), tasks.data(), tasks.size() * sizeof(detail::BrickTask),
+                                      cudaMemcpyHostToDevice));
+        it = D.tasks.emplace(key, std::move(buf)).first;
+      }
+      a.tasks = it->second.data();
+      a.task_count = static_cast<int>(it->second.size());
     }
     return a;
   }
@@ -375,7 +511,10 @@ private:
   int grids_ = 1, streams_ = 1;
   InsertLaunchConfig launch_;
   recon::BlobTable table_;
+  std::vector<recon::BlobTap> taps_;
   recon::DynamicWeight dynamic_;
+  std::mutex tasks_mutex_;
+  HostBuffer<float> staging_[2]; ///< finish(): pinned chunks of the folded half grid
   std::vector<DeviceState> devices_;
   std::vector<std::unique_ptr<Lane>> lanes_;
   bool finished_ = false;
@@ -385,6 +524,8 @@ private:
 } // namespace
 
 InsertLaunchConfig default_insert_launch() { return InsertLaunchConfig{}; }
+
+const char* insert_kernel_name(InsertKernel kernel) { return kernel == InsertKernel::Brick ? "brick" : "column"; }
 
 std::size_t cuda_cube_bytes(const recon::GridLayout& layout, int grids) {
   return static_cast<std::size_t>(grids) * static_cast<std::size_t>(layout.cube_voxels()) *
@@ -402,6 +543,12 @@ std::unique_ptr<recon::GridAccumulator> make_cuda_accumulator(const recon::Recon
 CudaInsertStats cuda_insert_stats(const recon::GridAccumulator& accumulator) {
   const auto* a = dynamic_cast<const CudaAccumulator*>(&accumulator);
   return a ? a->stats() : CudaInsertStats{};
+}
+
+recon::FullGrid cuda_download_cube(recon::GridAccumulator& accumulator, int grid) {
+  auto* a = dynamic_cast<CudaAccumulator*>(&accumulator);
+  if (!a) FROST_THROW(ExitCode::Usage, "cuda_download_cube: not a CUDA accumulator");
+  return a->download_cube(grid);
 }
 
 KernelTiming time_insert_kernel(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,

@@ -1,16 +1,41 @@
 #pragma once
 /// @file insert_kernel.hpp
-/// @brief Internal: the launch of the gather insertion kernel (insert_kernel.cu) as the host
-/// side of the accumulator sees it. Every argument the kernel needs is in InsertArgs.
+/// @brief Internal: the launches of the insertion kernels (insert_kernel.cu) and of the finish
+/// kernel (finish_kernel.cu) as the host side of the accumulator sees them. Every argument a
+/// kernel needs is in InsertArgs / FoldArgs.
 #include <cuda_runtime.h>
 
+#include <vector>
+
 #include "frost/cuda/reconstruction.hpp"
+#include "frost/reconstruction/fold_math.hpp"
 #include "frost/reconstruction/gather.hpp"
 #include "frost/reconstruction/traverse_space.hpp"
 
 namespace frost::cuda::detail {
 
 enum class WeightMode { Table, Dynamic };
+
+/// Brick kernel geometry, the one place it is set: a brick is kBrickEdge^3 voxels, a block has
+/// one thread per column of a brick face (kBrickEdge^2), and each staging round tests one
+/// traverse space per thread.
+constexpr int kBrickEdge = 16;
+constexpr int kBrickThreads = kBrickEdge * kBrickEdge;
+constexpr int kBrickStage = kBrickThreads;
+
+/// One block of the brick kernel: brick `brick` (x fastest, bricks per axis = ceil((M+1) /
+/// kBrickEdge)) inserts the batch's traverse spaces begin..end-1.
+struct BrickTask {
+  int brick = 0;
+  int begin = 0, end = 0;
+};
+
+/// @brief The blocks of a brick launch for a batch of `space_count` spaces: the bricks that the
+/// sphere of radius `max_radius` (the largest sqrt(max_distance_sqr) of the spaces) can reach,
+/// each split into parts of about `target_hits` expected hits (a slice through the grid centre
+/// passes within slab + h of a brick at distance R with probability about (slab + h) / R), the
+/// heaviest parts first so the busiest bricks near the centre start early.
+std::vector<BrickTask> make_brick_tasks(int M, int space_count, float slab, float max_radius, int target_hits);
 
 struct InsertArgs {
   const recon::TraverseSpace* spaces = nullptr; ///< device: space_count traverse spaces
@@ -24,10 +49,13 @@ struct InsertArgs {
   float* g = nullptr;                           ///< device cube G: (M+1)^3 interleaved re, im
   float* w = nullptr;                           ///< device cube W: (M+1)^3
   int side = 0;                                 ///< M + 1
-  int extent_a = 0, extent_b = 0;               ///< largest columns_a() / columns_b() of the spaces
+  int extent_a = 0, extent_b = 0;               ///< Column: largest columns_a() / columns_b() of the spaces
+  const BrickTask* tasks = nullptr;             ///< Brick: device, one per block
+  int task_count = 0;
+  float slab = 0;                               ///< Brick: half-width of the slab a space touches (a, or 0.5 in fast mode)
 };
 
-/// The grid and block of a launch (exposed for logs and checks).
+/// The grid and block of a column launch (exposed for logs and checks).
 struct LaunchShape {
   dim3 grid, block;
 };
@@ -36,7 +64,24 @@ LaunchShape insert_launch_shape(const InsertLaunchConfig& config, const InsertAr
 /// Throws frost::Error(Usage) for a configuration the hardware limits reject.
 void validate(const InsertLaunchConfig& config);
 
-/// Enqueues the insertion of every traverse space of `args` on `stream` (checked launch).
+/// Enqueues the insertion of every traverse space of `args` on `stream` with the kernel that
+/// config.kernel names (checked launch).
 void launch_insert(const InsertLaunchConfig& config, const InsertArgs& args, cudaStream_t stream);
+
+/// The finish kernel: planes z0..z0+nz-1 of the folded half grid (§5.9 step 2) of one device
+/// cube, in fast mode of the blob-convolved cube (§5.8), written as float: out[0, 2n) the
+/// interleaved complex values, out[2n, 3n) the weights, n = nz (M+1) (M/2+1), half-grid order.
+struct FoldArgs {
+  const float* g = nullptr;             ///< device cube G (interleaved re, im)
+  const float* w = nullptr;             ///< device cube W
+  int M = 0;
+  int z0 = 0, nz = 0;
+  const recon::BlobTap* taps = nullptr; ///< device taps (fast mode), else nullptr
+  int tap_count = 0;
+  float* out = nullptr;                 ///< device, 3 n floats
+};
+
+/// Enqueues the finish kernel on `stream` (checked launch).
+void launch_fold(const FoldArgs& args, cudaStream_t stream);
 
 } // namespace frost::cuda::detail

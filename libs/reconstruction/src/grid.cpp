@@ -37,21 +37,38 @@ HalfGrid& HalfGrid::operator+=(const HalfGrid& other) {
   return *this;
 }
 
-void convolve_with_blob(FullGrid& grid, const BlobTable& table) {
-  const int side = grid.side();
+std::vector<BlobTap> blob_convolution_taps(const BlobTable& table) {
   const double a = table.params().radius;
   const int r = static_cast<int>(std::floor(a));
-  struct Tap {
-    int dx, dy, dz;
-    float w;
-  };
-  std::vector<Tap> taps;
+  std::vector<BlobTap> taps;
   for (int dz = -r; dz <= r; ++dz)
     for (int dy = -r; dy <= r; ++dy)
       for (int dx = -r; dx <= r; ++dx) {
         const float d2 = float(dx * dx + dy * dy + dz * dz);
-        if (d2 <= a * a) taps.push_back({dx, dy, dz, table.nearest(d2)});
+        if (d2 <= a * a) {
+          BlobTap t;
+          t.dx = dx;
+          t.dy = dy;
+          t.dz = dz;
+          t.w = table.nearest(d2);
+          taps.push_back(t);
+        }
       }
+  return taps;
+}
+
+void convolve_with_blob(FullGrid& grid, const BlobTable& table) {
+  const int side = grid.side();
+  const std::vector<BlobTap> taps = blob_convolution_taps(table);
+  const int count = static_cast<int>(taps.size());
+  const fft::Complex* g = grid.data.data();
+  const float* gw = grid.weight.data();
+  const auto load = [g, gw, side](int x, int y, int z, float& re, float& im, float& w) {
+    const std::size_t i = (std::size_t(z) * side + y) * side + x;
+    re = g[i].real();
+    im = g[i].imag();
+    w = gw[i];
+  };
   FullGrid out;
   out.data = Image<fft::Complex>(grid.data.shape());
   out.weight = Image<float>(grid.weight.shape());
@@ -59,15 +76,9 @@ void convolve_with_blob(FullGrid& grid, const BlobTable& table) {
   for (int z = 0; z < side; ++z)
     for (int y = 0; y < side; ++y)
       for (int x = 0; x < side; ++x) {
-        fft::Complex g = 0;
-        float w = 0;
-        for (const Tap& t : taps) {
-          const int sx = x + t.dx, sy = y + t.dy, sz = z + t.dz;
-          if (sx < 0 || sy < 0 || sz < 0 || sx >= side || sy >= side || sz >= side) continue;
-          g += t.w * grid.data(sx, sy, sz);
-          w += t.w * grid.weight(sx, sy, sz);
-        }
-        out.data(x, y, z) = g;
+        float re, im, w;
+        convolve_voxel(taps.data(), count, x, y, z, side, load, re, im, w);
+        out.data(x, y, z) = fft::Complex(re, im);
         out.weight(x, y, z) = w;
       }
   grid = std::move(out);
@@ -78,23 +89,24 @@ void fold_into(const FullGrid& grid, HalfGrid& out) {
   const int M = side - 1;
   FROST_EXPECTS(out.M == M, "out.M == M");
   const int h = M / 2;
+  const fft::Complex* g = grid.data.data();
+  const float* gw = grid.weight.data();
+  const auto load = [g, gw, side](int x, int y, int z, float& re, float& im, float& w) {
+    const std::size_t i = (std::size_t(z) * side + y) * side + x;
+    re = g[i].real();
+    im = g[i].imag();
+    w = gw[i];
+  };
   // Each output voxel (kx >= 0) takes its own value plus the conjugate of its mirror -v when
-  // the mirror has kx < 0 (only kx > 0 outputs have a kx < 0 mirror). Parallel over z without
-  // conflicts: every output voxel is written by one iteration.
+  // the mirror has kx < 0 (fold_voxel). Parallel over z without conflicts: every output voxel
+  // is written by one iteration.
 #pragma omp parallel for schedule(static)
   for (int z = 0; z < side; ++z)
     for (int y = 0; y < side; ++y)
       for (int xo = 0; xo <= h; ++xo) {
-        const int x = xo + h;
         const std::int64_t o = out.index(xo, y, z);
-        const fft::Complex g = grid.data(x, y, z);
-        double re = g.real(), im = g.imag(), w = grid.weight(x, y, z);
-        if (xo > 0) {
-          const fft::Complex m = grid.data(M - x, M - y, M - z);
-          re += m.real();
-          im -= m.imag();
-          w += grid.weight(M - x, M - y, M - z);
-        }
+        double re, im, w;
+        fold_voxel(xo, y, z, M, load, re, im, w);
         out.data[2 * o] += re;
         out.data[2 * o + 1] += im;
         out.weight[o] += w;

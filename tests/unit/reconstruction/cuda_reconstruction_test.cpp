@@ -1,8 +1,11 @@
 // The CUDA insertion backend against the CPU one (fourier-reconstruction.md §14.5):
 // G1 parity on the PH1 fixture (precise with table and on-the-fly weights, fast, symmetric c4
-// and i, CTF invert and wiener): relative L2 of the maps <= 1e-4 and FSC >= 0.9999 for k <= 15;
-// G3 repeated GPU runs and 1 vs 2 lanes (and 2 devices where present) within 1e-5; the memory
-// plan (§9 rule 1) and device errors as exit code 4. GPU cases skip without a GPU.
+// and i, CTF invert and wiener) with both insertion kernels (column and brick): relative L2 of
+// the maps <= 1e-4 and FSC >= 0.9999 for k <= 15; brick and column kernels agree within 1e-5
+// on G and W; the device fold (+ fast-mode convolution) of finish() matches the host fold of
+// the same cubes within 1e-6; G3 repeated GPU runs and 1 vs 2 lanes (both kernels, and 2
+// devices where present) within 1e-5; the memory plan (§9 rule 1) and device errors as exit
+// code 4. GPU cases skip without a GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +13,7 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "frost/core/device.hpp"
@@ -30,6 +34,8 @@ constexpr double kMapTolerance = 1e-4;     // G1: relative L2 of the final maps,
 constexpr double kFscTolerance = 0.9999;   // G1: FSC for k <= 15
 constexpr int kFscLastShell = 15;
 constexpr double kRepeatTolerance = 1e-5;  // G3 and lanes/devices
+constexpr double kKernelTolerance = 1e-5;  // brick vs column kernel, folded G and W
+constexpr double kFoldTolerance = 1e-6;    // device fold vs host fold of the same cubes
 
 /// Images in memory, their particles (row = index) and the group they are inserted with.
 struct Data {
@@ -107,9 +113,16 @@ RunResult run_cpu(const recon::ReconstructionSettings& s, const Data& d, int gri
   return run(s, d, *acc, grids, buffer);
 }
 
+cuda::InsertLaunchConfig launch_for(cuda::InsertKernel kernel) {
+  cuda::InsertLaunchConfig c = cuda::default_insert_launch();
+  c.kernel = kernel;
+  return c;
+}
+
 RunResult run_gpu(const recon::ReconstructionSettings& s, const Data& d, int grids = 1, int buffer = 25,
-                  std::vector<int> devices = {0}, int streams = 1) {
-  auto acc = cuda::make_cuda_accumulator(s, recon::make_grid_layout(s), grids, devices, streams);
+                  std::vector<int> devices = {0}, int streams = 1,
+                  cuda::InsertKernel kernel = cuda::default_insert_launch().kernel) {
+  auto acc = cuda::make_cuda_accumulator(s, recon::make_grid_layout(s), grids, devices, streams, launch_for(kernel));
   RunResult r = run(s, d, *acc, grids, buffer);
   const cuda::CudaInsertStats st = cuda::cuda_insert_stats(*acc);
   EXPECT_TRUE(st.valid);
@@ -199,11 +212,13 @@ struct ParityCase {
 /// Test names and ctest lines show the case name, not the bytes of the struct.
 void PrintTo(const ParityCase& c, std::ostream* os) { *os << c.name; }
 
-class CudaParity : public ::testing::TestWithParam<ParityCase> {};
+/// Every G1 case runs with both insertion kernels.
+class CudaParity : public ::testing::TestWithParam<std::tuple<ParityCase, cuda::InsertKernel>> {};
 
 TEST_P(CudaParity, MatchesCpu) {
   FROST_REQUIRE_GPU();
-  const ParityCase& c = GetParam();
+  const ParityCase& c = std::get<0>(GetParam());
+  const cuda::InsertKernel kernel = std::get<1>(GetParam());
   const bool ctf = c.ctf != recon::CtfMode::None;
   const Data d = make_data(c.sym, c.views, 11, ctf);
   auto s = settings_for(d.box);
@@ -212,21 +227,142 @@ TEST_P(CudaParity, MatchesCpu) {
   s.ctf = c.ctf;
   if (ctf) s.pixel_size = 4.0;
   const RunResult cpu = run_cpu(s, d);
-  const RunResult gpu = run_gpu(s, d);
-  expect_parity(c.name, gpu, cpu);
+  const RunResult gpu = run_gpu(s, d, 1, 25, {0}, 1, kernel);
+  const std::string label = std::string(c.name) + " " + cuda::insert_kernel_name(kernel);
+  expect_parity(label.c_str(), gpu, cpu);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     G1, CudaParity,
-    ::testing::Values(ParityCase{"PreciseLookup", "c1", 300, false, recon::Interpolation::Lookup, recon::CtfMode::None},
-                      ParityCase{"PreciseDynamic", "c1", 300, false, recon::Interpolation::Dynamic, recon::CtfMode::None},
-                      ParityCase{"Fast", "c1", 300, true, recon::Interpolation::Lookup, recon::CtfMode::None},
-                      ParityCase{"SymC4", "c4", 75, false, recon::Interpolation::Lookup, recon::CtfMode::None},
-                      ParityCase{"SymI", "i", 5, false, recon::Interpolation::Lookup, recon::CtfMode::None},
-                      ParityCase{"SymIFast", "i", 5, true, recon::Interpolation::Lookup, recon::CtfMode::None},
-                      ParityCase{"CtfInvert", "c1", 300, false, recon::Interpolation::Lookup, recon::CtfMode::Invert},
-                      ParityCase{"CtfWiener", "c1", 300, false, recon::Interpolation::Lookup, recon::CtfMode::Wiener}),
-    [](const ::testing::TestParamInfo<ParityCase>& param) { return std::string(param.param.name); });
+    ::testing::Combine(
+        ::testing::Values(ParityCase{"PreciseLookup", "c1", 300, false, recon::Interpolation::Lookup, recon::CtfMode::None},
+                          ParityCase{"PreciseDynamic", "c1", 300, false, recon::Interpolation::Dynamic, recon::CtfMode::None},
+                          ParityCase{"Fast", "c1", 300, true, recon::Interpolation::Lookup, recon::CtfMode::None},
+                          ParityCase{"SymC4", "c4", 75, false, recon::Interpolation::Lookup, recon::CtfMode::None},
+                          ParityCase{"SymI", "i", 5, false, recon::Interpolation::Lookup, recon::CtfMode::None},
+                          ParityCase{"SymIFast", "i", 5, true, recon::Interpolation::Lookup, recon::CtfMode::None},
+                          ParityCase{"CtfInvert", "c1", 300, false, recon::Interpolation::Lookup, recon::CtfMode::Invert},
+                          ParityCase{"CtfWiener", "c1", 300, false, recon::Interpolation::Lookup, recon::CtfMode::Wiener}),
+        ::testing::Values(cuda::InsertKernel::Column, cuda::InsertKernel::Brick)),
+    [](const ::testing::TestParamInfo<std::tuple<ParityCase, cuda::InsertKernel>>& param) {
+      return std::string(std::get<0>(param.param).name) + "_" + cuda::insert_kernel_name(std::get<1>(param.param));
+    });
+
+/// The brick kernel inserts the same (space, voxel) contributions as the column kernel and
+/// differs only in the order of the float sums: the folded G and W agree within 1e-5 (relative
+/// L2).
+struct KernelCase {
+  const char* name;
+  std::string sym;
+  int views;
+  bool fast;
+  recon::Interpolation interp;
+};
+void PrintTo(const KernelCase& c, std::ostream* os) { *os << c.name; }
+class CudaKernels : public ::testing::TestWithParam<KernelCase> {};
+
+TEST_P(CudaKernels, MatchColumnKernel) {
+  FROST_REQUIRE_GPU();
+  const KernelCase& c = GetParam();
+  const Data d = make_data(c.sym, c.views, 71);
+  auto s = settings_for(d.box);
+  s.fast = c.fast;
+  s.interp = c.interp;
+  const RunResult column = run_gpu(s, d, 1, 25, {0}, 2, cuda::InsertKernel::Column);
+  for (cuda::InsertKernel kernel : {cuda::InsertKernel::Brick}) {
+    const RunResult other = run_gpu(s, d, 1, 25, {0}, 2, kernel);
+    const double gl2 = grid_l2(other.grids[0], column.grids[0], false);
+    const double wl2 = grid_l2(other.grids[0], column.grids[0], true);
+    std::printf("%s vs column %s: G rel L2 %.3g, W rel L2 %.3g\n", cuda::insert_kernel_name(kernel), c.name, gl2, wl2);
+    EXPECT_LE(gl2, kKernelTolerance) << cuda::insert_kernel_name(kernel);
+    EXPECT_LE(wl2, kKernelTolerance) << cuda::insert_kernel_name(kernel);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Kernels, CudaKernels,
+    ::testing::Values(KernelCase{"Precise", "c1", 300, false, recon::Interpolation::Lookup},
+                      KernelCase{"PreciseDynamic", "c4", 75, false, recon::Interpolation::Dynamic},
+                      KernelCase{"Fast", "c1", 300, true, recon::Interpolation::Lookup},
+                      KernelCase{"SymI", "i", 5, false, recon::Interpolation::Lookup},
+                      KernelCase{"SymIFast", "i", 5, true, recon::Interpolation::Lookup}),
+    [](const ::testing::TestParamInfo<KernelCase>& param) { return std::string(param.param.name); });
+
+/// Inserts the views of `d` batch by batch (views with subset 2 into grid 1 when grids = 2).
+void insert_views(const recon::ReconstructionSettings& s, const Data& d, recon::GridAccumulator& acc, int grids) {
+  const auto layout = recon::make_grid_layout(s);
+  const auto group = geom::parse_symmetry(d.sym);
+  constexpr int kBuffer = 25;
+  recon::SamplePreparer prep(s, layout, group);
+  recon::SampleBatch batch(layout, kBuffer, group.order(), s.ctf != recon::CtfMode::None, acc.host_memory());
+  for (int g = 0; g < grids; ++g) {
+    int n = 0;
+    for (std::size_t i = 0; i < d.views.size(); ++i) {
+      const int grid = grids == 2 && d.views[i].subset == 2 ? 1 : 0;
+      if (grid != g) continue;
+      View<const float> im{d.stack.data() + i * std::size_t(d.box) * d.box, Shape::image(d.box, d.box)};
+      prep.prepare(im, d.views[i], batch, n++);
+      if (n == kBuffer) {
+        batch.set_size(n);
+        acc.insert(batch, g, 0);
+        n = 0;
+      }
+    }
+    if (n > 0) {
+      batch.set_size(n);
+      acc.insert(batch, g, 0);
+    }
+  }
+}
+
+/// finish() folds (and in fast mode first convolves) on the device; the host fold of the same
+/// cubes, downloaded before, agrees within float rounding of the fold's sums.
+void expect_device_fold_matches_host(bool fast, int grids, const std::vector<int>& devices) {
+  Data d = make_data("c4", 60, 81);
+  for (std::size_t i = 0; i < d.views.size(); ++i) d.views[i].subset = 1 + static_cast<int>(i % 2);
+  auto s = settings_for(d.box);
+  s.fast = fast;
+  const auto layout = recon::make_grid_layout(s);
+  auto acc = cuda::make_cuda_accumulator(s, layout, grids, devices, 1);
+  insert_views(s, d, *acc, grids);
+  std::vector<recon::HalfGrid> host;
+  const recon::BlobTable table(s.blob);
+  for (int g = 0; g < grids; ++g) {
+    recon::FullGrid cube = cuda::cuda_download_cube(*acc, g);
+    if (fast) recon::convolve_with_blob(cube, table);
+    host.push_back(recon::fold(cube, layout));
+  }
+  std::vector<recon::HalfGrid> device(static_cast<std::size_t>(grids), recon::HalfGrid(layout));
+  acc->finish(device);
+  for (int g = 0; g < grids; ++g) {
+    const double gl2 = grid_l2(device[g], host[g], false);
+    const double wl2 = grid_l2(device[g], host[g], true);
+    double norm = 0;
+    for (double v : host[g].weight) norm += v * v;
+    std::printf("device vs host fold (%s, grid %d of %d, %zu device(s)): G rel L2 %.3g, W rel L2 %.3g\n",
+                fast ? "fast" : "precise", g, grids, devices.size(), gl2, wl2);
+    EXPECT_GT(norm, 0.0);
+    EXPECT_LE(gl2, kFoldTolerance);
+    EXPECT_LE(wl2, kFoldTolerance);
+  }
+}
+
+TEST(CudaReconstruction, DeviceFoldMatchesHostFold) {
+  FROST_REQUIRE_GPU();
+  expect_device_fold_matches_host(false, 2, {0});
+}
+
+TEST(CudaReconstruction, DeviceConvolveAndFoldMatchHost) {
+  FROST_REQUIRE_GPU();
+  expect_device_fold_matches_host(true, 1, {0});
+}
+
+TEST(CudaReconstruction, DeviceFoldOfTwoDevicesMatchesHost) {
+  FROST_REQUIRE_GPU();
+  if (cuda_device_count() < 2) GTEST_SKIP() << "needs 2 CUDA devices; " << cuda_device_count() << " visible";
+  expect_device_fold_matches_host(false, 1, {0, 1});
+  expect_device_fold_matches_host(true, 1, {0, 1});
+}
 
 TEST(CudaReconstruction, HalfMapsMatchCpu) {
   FROST_REQUIRE_GPU();
@@ -240,23 +376,28 @@ TEST(CudaReconstruction, RepeatedRunsAgree) {
   FROST_REQUIRE_GPU();
   const Data d = make_data("c4", 75, 31);
   const auto s = settings_for(d.box);
-  const RunResult a = run_gpu(s, d), b = run_gpu(s, d);
-  const double l2 = test::relative_l2(a.maps[0], b.maps[0]);
-  std::printf("G3 repeat: rel L2 %.3g\n", l2);
-  EXPECT_LE(l2, kRepeatTolerance);
+  for (cuda::InsertKernel kernel : {cuda::InsertKernel::Column, cuda::InsertKernel::Brick}) {
+    const RunResult a = run_gpu(s, d, 1, 25, {0}, 1, kernel), b = run_gpu(s, d, 1, 25, {0}, 1, kernel);
+    const double l2 = test::relative_l2(a.maps[0], b.maps[0]);
+    std::printf("G3 repeat (%s): rel L2 %.3g\n", cuda::insert_kernel_name(kernel), l2);
+    EXPECT_LE(l2, kRepeatTolerance) << cuda::insert_kernel_name(kernel);
+  }
 }
 
 TEST(CudaReconstruction, TwoLanesEqualOneLane) {
   FROST_REQUIRE_GPU();
   const Data d = make_data("c4", 75, 41);
   const auto s = settings_for(d.box);
-  // Small batches so both lanes get many of them.
-  const RunResult one = run_gpu(s, d, 1, 5, {0}, 1);
-  const RunResult two = run_gpu(s, d, 1, 5, {0}, 2);
-  const double l2 = test::relative_l2(two.maps[0], one.maps[0]);
-  std::printf("lanes 2 vs 1: rel L2 %.3g\n", l2);
-  EXPECT_LE(l2, kRepeatTolerance);
-  expect_parity("TwoLanes", two, run_cpu(s, d, 1, 5));
+  const RunResult cpu = run_cpu(s, d, 1, 5);
+  for (cuda::InsertKernel kernel : {cuda::InsertKernel::Column, cuda::InsertKernel::Brick}) {
+    // Small batches so both lanes get many of them.
+    const RunResult one = run_gpu(s, d, 1, 5, {0}, 1, kernel);
+    const RunResult two = run_gpu(s, d, 1, 5, {0}, 2, kernel);
+    const double l2 = test::relative_l2(two.maps[0], one.maps[0]);
+    std::printf("lanes 2 vs 1 (%s): rel L2 %.3g\n", cuda::insert_kernel_name(kernel), l2);
+    EXPECT_LE(l2, kRepeatTolerance) << cuda::insert_kernel_name(kernel);
+    expect_parity("TwoLanes", two, cpu);
+  }
 }
 
 TEST(CudaReconstruction, TwoDevicesEqualOne) {
@@ -284,10 +425,12 @@ TEST(CudaReconstruction, KernelTimingRuns) {
     prep.prepare(im, d.views[static_cast<std::size_t>(i)], batch, i);
   }
   batch.set_size(10);
-  const cuda::KernelTiming t = cuda::time_insert_kernel(s, layout, batch, 0, 3);
-  EXPECT_EQ(t.spaces, 40);
-  EXPECT_EQ(t.reps, 3);
-  EXPECT_GT(t.ms_per_launch, 0.0);
+  for (cuda::InsertKernel kernel : {cuda::InsertKernel::Brick, cuda::InsertKernel::Column}) {
+    const cuda::KernelTiming t = cuda::time_insert_kernel(s, layout, batch, 0, 3, launch_for(kernel));
+    EXPECT_EQ(t.spaces, 40);
+    EXPECT_EQ(t.reps, 3);
+    EXPECT_GT(t.ms_per_launch, 0.0);
+  }
 }
 
 } // namespace

@@ -4,11 +4,20 @@
 /// §8.2, §9): a recon::GridAccumulator whose lanes are CUDA streams on one or more devices.
 ///
 /// Each lane owns a stream and device buffers for one batch (spectra, weight factors, traverse
-/// spaces). insert() copies the batch asynchronously, launches the gather kernel (one thread
-/// per column of a traverse space's iteration plane, the shared recon::gather_column code with
-/// atomic adds into the device's cube) and returns as soon as the copies are done, so the loader
-/// refills its pinned batch while the kernel runs. finish() downloads every device's cube, sums
-/// them on the host and reuses the host convolution (fast mode) and fold.
+/// spaces). insert() copies the batch asynchronously, launches the insertion kernel and returns
+/// as soon as the copies are done, so the loader refills its pinned batch while the kernel runs.
+/// Two insertion kernels run the shared recon::gather_column code (gather.hpp) on the same
+/// (space, voxel) pairs as the CPU:
+/// * Column (default; the published design, §8.2): one thread per column of a traverse space's
+///   iteration plane, float atomics into the cube for every voxel update;
+/// * Brick: one block per 16^3 brick of the cube (or per part of the batch's spaces for bricks
+///   near the centre, which every slice crosses); the block walks the parts of the columns of
+///   every traverse space that hit the brick, sums in shared memory and adds each voxel to the
+///   cube once per batch (atomics only across blocks, lanes and batches). Slower on an H100
+///   (the column kernel is bound by instruction issue, not by its atomics; README.md).
+/// finish() folds (and in fast mode first blob-convolves) every device's cube on the device
+/// with the shared per-voxel code of fold_math.hpp, downloads the float half grid in chunks
+/// through pinned staging buffers and adds it into the host's double half grid.
 ///
 /// This header does not include CUDA headers: programs built with the host compiler use it.
 #include <cstddef>
@@ -23,14 +32,29 @@
 
 namespace frost::cuda {
 
+/// Which insertion kernel runs (both give the same voxel contributions; sums differ in order).
+enum class InsertKernel {
+  Column, ///< one thread per column of a space's iteration plane, atomics per voxel update (§8.2)
+  Brick   ///< one block per brick of the cube, sums in shared memory, one atomic per voxel and batch
+};
+
+/// "column" / "brick".
+const char* insert_kernel_name(InsertKernel kernel);
+
 /// @brief Launch configuration of the insertion kernel: the one place to tune it
-/// (autotuning.md §5.3, `fr_insert`). A block of block_x x block_y threads covers a tile of
-/// columns of the iteration plane; the grid covers the largest plane extent of the batch's
-/// traverse spaces in x and y, and blockIdx.z strides over the spaces.
+/// (autotuning.md §5.3, `fr_insert`). Brick: the brick edge (16) and its 256 threads (one per
+/// column of a brick face) are compile-time constants of the kernel. Column: a block of
+/// block_x x block_y threads covers a tile of columns of the iteration plane; the grid covers
+/// the largest plane extent of the batch's traverse spaces in x and y, and blockIdx.z strides
+/// over the spaces.
 struct InsertLaunchConfig {
-  int block_x = 16;       ///< threads along the first plane axis (consecutive voxels in memory for XY/XZ)
-  int block_y = 16;       ///< threads along the second plane axis
-  int max_grid_z = 65535; ///< blocks along z (<= 65535); block z handles spaces z, z + grid_z, ...
+  /// Column by default: on an H100 (128^2 images, I, precise) it ran a batch of 1500 spaces in
+  /// 6.6 ms against the brick kernel's 17-19 ms (README.md, "Kernels").
+  InsertKernel kernel = InsertKernel::Column;
+  int brick_target_hits = 192; ///< Brick: split a brick's spaces into parts of about this many expected hits
+  int block_x = 16;       ///< Column: threads along the first plane axis (consecutive voxels in memory for XY/XZ)
+  int block_y = 16;       ///< Column: threads along the second plane axis
+  int max_grid_z = 65535; ///< Column: blocks along z (<= 65535); block z handles spaces z, z + grid_z, ...
 };
 
 /// The configuration make_cuda_accumulator uses.
@@ -59,12 +83,17 @@ struct CudaInsertStats {
   double kernel_ms = 0;         ///< kernel time from events, summed over lanes (lanes of one device overlap)
   double upload_bytes = 0;      ///< host-to-device bytes of the batches
   double insert_wait_s = 0;     ///< host time insert() waited for its copies (and the lane's previous kernel)
-  double download_s = 0;        ///< finish(): stream synchronisation and cube downloads
-  double host_finish_s = 0;     ///< finish(): device sum, fast-mode convolution and fold on the host
+  double download_s = 0;        ///< finish(): stream synchronisation, device fold (+ convolution) and downloads
+  double host_finish_s = 0;     ///< finish(): adding the downloaded half grids into the host's (double)
 };
 
 /// Stats of an accumulator made by make_cuda_accumulator (valid = false for any other).
 CudaInsertStats cuda_insert_stats(const recon::GridAccumulator& accumulator);
+
+/// @brief Tests and debugging: waits for every lane and returns grid `grid`'s full cube as the
+/// devices hold it (summed over devices on the host), before finish(). frost::Error(Usage) for
+/// an accumulator that is not a CUDA one or is already finished.
+recon::FullGrid cuda_download_cube(recon::GridAccumulator& accumulator, int grid);
 
 /// Kernel-only timing of one batch (benchmarks, tuning).
 struct KernelTiming {

@@ -2,8 +2,9 @@
 /// @file gather.hpp
 /// @brief The gather insertion of one column of a traverse space (fourier-reconstruction.md §5.5
 /// precise mode, §5.8 fast mode). Written once as FROST_HD templates: the CPU inserter calls it
-/// from OpenMP loops and the CUDA kernel from one thread per column; they differ only in the
-/// accumulator (plain adds on the CPU, atomics on the GPU).
+/// from OpenMP loops, the CUDA column kernel from one thread per column and the CUDA brick
+/// kernel for the part of a column inside a brick (gather_column_range); they differ only in the
+/// accumulator (plain adds on the CPU, atomics or shared-memory sums on the GPU).
 #include <math.h>
 
 #include "frost/core/hd.hpp"
@@ -11,10 +12,18 @@
 #include "frost/reconstruction/fast_bessel.hpp"
 #include "frost/reconstruction/traverse_space.hpp"
 
+/// `#pragma unroll n` in the device pass of nvcc only (host compilers do not know it).
+#if defined(__CUDA_ARCH__)
+#define FROST_GATHER_PRAGMA(x) _Pragma(#x)
+#define FROST_GATHER_UNROLL(n) FROST_GATHER_PRAGMA(unroll n)
+#else
+#define FROST_GATHER_UNROLL(n)
+#endif
+
 namespace frost::recon {
 
 /// A complex float as the kernels see it (layout of std::complex<float>, float2, fftwf_complex).
-struct Cf {
+struct alignas(8) Cf {
   float re, im;
 };
 
@@ -70,46 +79,94 @@ FROST_HD inline float column_hit(int dir, float a, float b, const geom::Vec3f& o
 
 } // namespace detail
 
-/// @brief The precise gather of one voxel (x, y, z) from the slice of `ts`: the kernel-weighted
-/// sum of the sample pixels within `radius` of the voxel (3-D distance to their position on the
-/// slice). Returns false (and leaves the sums alone) when the voxel is beyond the frequency
-/// cut-off, outside the slab or behind the half-plane; the sums are not yet multiplied by the
-/// image weight. Both the column gather below and any other traversal of the grid use this, so
-/// every backend computes each voxel's contribution with the same arithmetic.
-template <class Weight>
-FROST_HD inline bool gather_voxel(const TraverseSpace& ts, int x, int y, int z, const SampleView& s, float radius,
-                                  const Weight& weight, float& gr, float& gi, float& ws) {
+/// @brief Where voxel (x, y, z) lies relative to the slice of `ts`: (u, v) its position in the
+/// sample (column, row; v already shifted by fy/2) and w its signed distance to the slice plane.
+/// Returns false when the voxel is beyond the frequency cut-off, outside the slab |w| <= radius or
+/// behind the half-plane (u < -radius): the voxel then gets nothing from this slice. The first
+/// half of gather_voxel.
+FROST_HD inline bool voxel_on_slice(const TraverseSpace& ts, int x, int y, int z, const SampleView& s, float radius,
+                                    float& u, float& v, float& w) {
   const float half = 0.5f * s.M;
   const float kx = x - half, ky = y - half, kz = z - half;
   if (kx * kx + ky * ky + kz * kz > ts.max_distance_sqr) return false;
   const geom::Mat3f& T = ts.transform_inv;
-  const float u = T.m[0][0] * kx + T.m[0][1] * ky + T.m[0][2] * kz;
-  const float v = T.m[1][0] * kx + T.m[1][1] * ky + T.m[1][2] * kz + 0.5f * s.fy;
-  const float w = T.m[2][0] * kx + T.m[2][1] * ky + T.m[2][2] * kz;
+  u = T.m[0][0] * kx + T.m[0][1] * ky + T.m[0][2] * kz;
+  v = T.m[1][0] * kx + T.m[1][1] * ky + T.m[1][2] * kz + 0.5f * s.fy;
+  w = T.m[2][0] * kx + T.m[2][1] * ky + T.m[2][2] * kz;
   const float r2 = radius * radius;
-  if (u < -radius || w * w > r2) return false;
+  return !(u < -radius || w * w > r2);
+}
+
+/// Rows (and columns) of sample pixels a gather may visit for a kernel radius: floor(2 radius) + 1.
+/// The GPU kernels unroll the tap loops for this many when it is small (gather_taps<Window>).
+FROST_HD inline int tap_window(float radius) { return static_cast<int>(floorf(2.0f * radius)) + 1; }
+
+/// @brief The kernel-weighted sum of the sample pixels of `ts`'s image within `radius` of the
+/// point (u, v, w) of voxel_on_slice (3-D distance to their position on the slice), rows then
+/// columns in increasing order. Returns false (and leaves the sums alone) when no pixel is
+/// within reach; the sums are not yet multiplied by the image weight. The second half of
+/// gather_voxel.
+///
+/// Window = 0 loops over the rows and columns as they come, one iteration at a time; Window > 0
+/// unrolls the loops Window times, the iterations beyond the last row or column skipped (and
+/// falls back to Window = 0 when tap_window(radius) > Window), with (u - j)^2 of the window's
+/// columns computed once. Both visit the same pixels in the same order with the same
+/// operations: the results are identical. On a GPU, unrolling a loop whose trip count varies between the
+/// lanes of a warp (3 or 4 for a = 1.9) into a remainder loop plus an unrolled loop makes a warp
+/// run both, so the loops are either not unrolled or unrolled to the fixed window.
+template <int Window = 0, class Weight>
+FROST_HD inline bool gather_taps(const TraverseSpace& ts, float u, float v, float w, const SampleView& s, float radius,
+                                 const Weight& weight, float& gr, float& gi, float& ws) {
+  const float r2 = radius * radius;
   int i0 = static_cast<int>(ceilf(v - radius)), i1 = static_cast<int>(floorf(v + radius));
   int j0 = static_cast<int>(ceilf(u - radius)), j1 = static_cast<int>(floorf(u + radius));
   i0 = i0 < 0 ? 0 : i0;
   j0 = j0 < 0 ? 0 : j0;
   i1 = i1 > s.fy - 1 ? s.fy - 1 : i1;
   j1 = j1 > s.fx - 1 ? s.fx - 1 : j1;
+  if constexpr (Window > 0) {
+    if (i1 - i0 >= Window || j1 - j0 >= Window)
+      return gather_taps<0>(ts, u, v, w, s, radius, weight, gr, gi, ws); // window too small for this radius
+  }
+  constexpr int kTrips = Window > 0 ? Window : 0x7fffffff;
   const int slot = ts.projection_index * s.fx * s.fy;
   const Cf* F = s.spectra + slot;
   const float* gw = s.gw ? s.gw + slot : nullptr;
+  // Window > 0: (u - j)^2 of the window's columns, the same for every row, computed once.
+  float du2[Window > 0 ? Window : 1];
+  if constexpr (Window > 0) {
+    FROST_GATHER_UNROLL((Window > 0 ? Window : 1))
+    for (int qj = 0; qj < Window; ++qj) {
+      const float du = u - (j0 + qj);
+      du2[qj] = du * du;
+    }
+  }
   float sr = 0, si = 0, sw = 0;
-  for (int i = i0; i <= i1; ++i) {
+  FROST_GATHER_UNROLL((Window > 0 ? Window : 1))
+  for (int qi = 0; qi < kTrips; ++qi) {
+    const int i = i0 + qi;
+    if (i > i1) break;
     const float dv = v - i;
     const float dvw = dv * dv + w * w;
     if (dvw > r2) continue;
-    for (int j = j0; j <= j1; ++j) {
-      const float du = u - j;
-      const float d2 = du * du + dvw;
+    FROST_GATHER_UNROLL((Window > 0 ? Window : 1))
+    for (int qj = 0; qj < kTrips; ++qj) {
+      const int j = j0 + qj;
+      if (j > j1) break;
+      float du_sq;
+      if constexpr (Window > 0) {
+        du_sq = du2[qj];
+      } else {
+        const float du = u - j;
+        du_sq = du * du;
+      }
+      const float d2 = du_sq + dvw;
       if (d2 > r2) continue;
       const int p = i * s.fx + j;
       const float k = weight(d2);
-      sr += k * F[p].re;
-      si += k * F[p].im;
+      const Cf f = F[p];
+      sr += k * f.re;
+      si += k * f.im;
       sw += gw ? k * gw[p] : k;
     }
   }
@@ -119,27 +176,106 @@ FROST_HD inline bool gather_voxel(const TraverseSpace& ts, int x, int y, int z, 
   return sw != 0.0f;
 }
 
-/// @brief Precise gather of column (a, b) of `ts`: every voxel of the column inside the slab of
-/// half-width `radius` gathers with gather_voxel and calls acc(x, y, z, g_re, g_im, w) once
-/// (w != 0 only), already scaled by the image weight. `Weight` maps a squared distance
-/// (<= radius^2) to the blob value.
-template <class Weight, class Accumulate>
-FROST_HD inline void gather_column(const TraverseSpace& ts, int a, int b, const SampleView& s,
-                                   float radius, const Weight& weight, Accumulate&& acc) {
+/// @brief The precise gather of one voxel (x, y, z) from the slice of `ts`: the kernel-weighted
+/// sum of the sample pixels within `radius` of the voxel (3-D distance to their position on the
+/// slice). Returns false (and leaves the sums alone) when the voxel is beyond the frequency
+/// cut-off, outside the slab or behind the half-plane; the sums are not yet multiplied by the
+/// image weight. Both the column gather below and any other traversal of the grid use this
+/// (or its two halves, voxel_on_slice and gather_taps), so every backend computes each voxel's
+/// contribution with the same arithmetic.
+template <int Window = 0, class Weight>
+FROST_HD inline bool gather_voxel(const TraverseSpace& ts, int x, int y, int z, const SampleView& s, float radius,
+                                  const Weight& weight, float& gr, float& gi, float& ws) {
+  float u, v, w;
+  if (!voxel_on_slice(ts, x, y, z, s, radius, u, v, w)) return false;
+  return gather_taps<Window>(ts, u, v, w, s, radius, weight, gr, gi, ws);
+}
+
+/// @brief The voxels column (a, b) of `ts` visits in the precise gather: c0..c1 along the
+/// column (the slab between the two bounding planes, rounded outwards), clamped to 0..M and to
+/// c_min..c_max. Empty when c0 > c1.
+FROST_HD inline void column_span(const TraverseSpace& ts, int a, int b, int M, int c_min, int c_max, int& c0,
+                                 int& c1) {
   const int dir = ts.dir;
   const float z1 = detail::column_hit(dir, float(a), float(b), ts.bottom_origin, ts.unit_normal);
   const float z2 = detail::column_hit(dir, float(a), float(b), ts.top_origin, ts.unit_normal);
   const float lo = z1 < z2 ? z1 : z2, hi = z1 < z2 ? z2 : z1;
-  int c0 = static_cast<int>(floorf(lo)), c1 = static_cast<int>(ceilf(hi));
+  c0 = static_cast<int>(floorf(lo));
+  c1 = static_cast<int>(ceilf(hi));
   c0 = c0 < 0 ? 0 : c0;
-  c1 = c1 > s.M ? s.M : c1;
+  c1 = c1 > M ? M : c1;
+  c0 = c0 < c_min ? c_min : c0;
+  c1 = c1 > c_max ? c_max : c1;
+}
+
+/// @brief Precise gather of the voxels c_min..c_max (clamped to 0..M) of column (a, b) of `ts`:
+/// every voxel of that part of the column inside the slab of half-width `radius` gathers with
+/// gather_voxel and calls acc(x, y, z, g_re, g_im, w) once (w != 0 only), already scaled by the
+/// image weight. `Weight` maps a squared distance (<= radius^2) to the blob value. The brick
+/// kernel walks the part of a column inside its brick; the parts of a column together visit
+/// exactly the voxels gather_column visits.
+template <int Window = 0, class Weight, class Accumulate>
+FROST_HD inline void gather_column_range(const TraverseSpace& ts, int a, int b, const SampleView& s, float radius,
+                                         const Weight& weight, Accumulate&& acc, int c_min, int c_max) {
+  int c0, c1;
+  column_span(ts, a, b, s.M, c_min, c_max, c0, c1);
   for (int c = c0; c <= c1; ++c) {
     int x, y, z;
-    detail::column_voxel(dir, a, b, c, x, y, z);
+    detail::column_voxel(ts.dir, a, b, c, x, y, z);
     float gr, gi, ws;
-    if (gather_voxel(ts, x, y, z, s, radius, weight, gr, gi, ws))
+    if (gather_voxel<Window>(ts, x, y, z, s, radius, weight, gr, gi, ws))
       acc(x, y, z, ts.weight * gr, ts.weight * gi, ts.weight * ws);
   }
+}
+
+/// @brief Precise gather of column (a, b) of `ts`: every voxel of the column inside the slab of
+/// half-width `radius` (gather_column_range over the whole column).
+template <int Window = 0, class Weight, class Accumulate>
+FROST_HD inline void gather_column(const TraverseSpace& ts, int a, int b, const SampleView& s,
+                                   float radius, const Weight& weight, Accumulate&& acc) {
+  gather_column_range<Window>(ts, a, b, s, radius, weight, acc, 0, s.M);
+}
+
+/// @brief The fast-mode contribution (§5.8) to voxel (x, y, z) of the b = 0 traverse space `ts`:
+/// the nearest sample pixel's value and weight factor (not yet multiplied by the image weight).
+/// Returns false (sums untouched) beyond the frequency cut-off, when the nearest pixel is
+/// outside the sample, or when its weight factor is 0. This is the whole contribution only for
+/// the voxel a column selects (the one nearest to the slice along the column,
+/// gather_column_nearest); other voxels of the column get nothing.
+FROST_HD inline bool gather_voxel_nearest(const TraverseSpace& ts, int x, int y, int z, const SampleView& s,
+                                          float& gr, float& gi, float& ws) {
+  const float half = 0.5f * s.M;
+  const float kx = x - half, ky = y - half, kz = z - half;
+  if (kx * kx + ky * ky + kz * kz > ts.max_distance_sqr) return false;
+  const geom::Mat3f& T = ts.transform_inv;
+  const float u = T.m[0][0] * kx + T.m[0][1] * ky + T.m[0][2] * kz;
+  const float v = T.m[1][0] * kx + T.m[1][1] * ky + T.m[1][2] * kz + 0.5f * s.fy;
+  const int j = static_cast<int>(floorf(u + 0.5f)), i = static_cast<int>(floorf(v + 0.5f));
+  if (j < 0 || j >= s.fx || i < 0 || i >= s.fy) return false;
+  const int slot = ts.projection_index * s.fx * s.fy;
+  const int p = i * s.fx + j;
+  const float m = s.gw ? s.gw[slot + p] : 1.0f;
+  if (m == 0.0f) return false;
+  const Cf f = s.spectra[slot + p];
+  gr = f.re;
+  gi = f.im;
+  ws = m;
+  return true;
+}
+
+/// @brief Fast-mode gather of column (a, b) (b = 0 traverse space), restricted to the voxels
+/// c_min..c_max of the column: the voxel of the column nearest to the slice (if it lies in that
+/// range) takes the nearest sample pixel (gather_voxel_nearest); acc as in gather_column.
+template <class Accumulate>
+FROST_HD inline void gather_column_nearest_range(const TraverseSpace& ts, int a, int b, const SampleView& s,
+                                                 Accumulate&& acc, int c_min, int c_max) {
+  const float h = detail::column_hit(ts.dir, float(a), float(b), ts.bottom_origin, ts.unit_normal);
+  const int c = static_cast<int>(floorf(h + 0.5f));
+  if (c < 0 || c > s.M || c < c_min || c > c_max) return;
+  int x, y, z;
+  detail::column_voxel(ts.dir, a, b, c, x, y, z);
+  float gr, gi, ws;
+  if (gather_voxel_nearest(ts, x, y, z, s, gr, gi, ws)) acc(x, y, z, ts.weight * gr, ts.weight * gi, ts.weight * ws);
 }
 
 /// @brief Fast-mode gather of column (a, b) (b = 0 traverse space): the voxel of the column
@@ -147,25 +283,7 @@ FROST_HD inline void gather_column(const TraverseSpace& ts, int a, int b, const 
 template <class Accumulate>
 FROST_HD inline void gather_column_nearest(const TraverseSpace& ts, int a, int b, const SampleView& s,
                                            Accumulate&& acc) {
-  const float h = detail::column_hit(ts.dir, float(a), float(b), ts.bottom_origin, ts.unit_normal);
-  const int c = static_cast<int>(floorf(h + 0.5f));
-  if (c < 0 || c > s.M) return;
-  int x, y, z;
-  detail::column_voxel(ts.dir, a, b, c, x, y, z);
-  const float half = 0.5f * s.M;
-  const float kx = x - half, ky = y - half, kz = z - half;
-  if (kx * kx + ky * ky + kz * kz > ts.max_distance_sqr) return;
-  const geom::Mat3f& T = ts.transform_inv;
-  const float u = T.m[0][0] * kx + T.m[0][1] * ky + T.m[0][2] * kz;
-  const float v = T.m[1][0] * kx + T.m[1][1] * ky + T.m[1][2] * kz + 0.5f * s.fy;
-  const int j = static_cast<int>(floorf(u + 0.5f)), i = static_cast<int>(floorf(v + 0.5f));
-  if (j < 0 || j >= s.fx || i < 0 || i >= s.fy) return;
-  const int slot = ts.projection_index * s.fx * s.fy;
-  const int p = i * s.fx + j;
-  const float m = s.gw ? s.gw[slot + p] : 1.0f;
-  if (m == 0.0f) return;
-  const Cf f = s.spectra[slot + p];
-  acc(x, y, z, ts.weight * f.re, ts.weight * f.im, ts.weight * m);
+  gather_column_nearest_range(ts, a, b, s, acc, 0, s.M);
 }
 
 } // namespace frost::recon

@@ -8,6 +8,7 @@
 #include "frost/core/image.hpp"
 #include "frost/fft/spec.hpp"
 #include "frost/reconstruction/blob.hpp"
+#include "frost/reconstruction/fold_math.hpp"
 #include "frost/reconstruction/settings.hpp"
 
 namespace frost::recon {
@@ -39,13 +40,19 @@ struct HalfGrid {
   HalfGrid& operator+=(const HalfGrid& other);
 };
 
+/// The taps of the fast-mode convolution (§5.8): every integer offset with d <= a, dz outermost
+/// and dx innermost, weight table.nearest(d^2). Shared by the host and CUDA convolutions.
+std::vector<BlobTap> blob_convolution_taps(const BlobTable& table);
+
 /// @brief Fast mode (§5.8): convolves G and W of the full cube with the blob over the integer
 /// offsets d <= a (weights table.nearest(d^2)), in place. frost convolves before the fold.
+/// Per voxel: recon::convolve_voxel (fold_math.hpp) over blob_convolution_taps().
 void convolve_with_blob(FullGrid& grid, const BlobTable& table);
 
 /// @brief Friedel fold (§5.9 step 2): adds conj(G[v]) and W[v] of every voxel with kx < 0 to
 /// -v and keeps kx >= 0; then (step 3) makes the plane kx = 0 Hermitian. Adds into `out`
 /// (which must match the layout), so several cubes can be folded into one half grid.
+/// Per output voxel: recon::fold_voxel (fold_math.hpp) in double.
 void fold_into(const FullGrid& grid, HalfGrid& out);
 
 /// Fold into a new half grid.

@@ -1,0 +1,76 @@
+// The finish kernel of the CUDA accumulator (fourier-reconstruction.md §5.8, §5.9 step 2): the
+// Friedel fold of a device cube into float half-grid planes, in fast mode of the blob-convolved
+// cube (convolved on the fly, before the fold as on the host). Per voxel it runs
+// recon::fold_voxel and recon::convolve_voxel (fold_math.hpp), the code of the host fold_into
+// and convolve_with_blob.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "frost/core/error.hpp"
+#include "frost/cuda/check.hpp"
+#include "insert_kernel.hpp"
+
+namespace frost::cuda::detail {
+namespace {
+
+/// Voxel (x, y, z) of a device cube.
+struct CubeLoad {
+  const float* __restrict__ g;
+  const float* __restrict__ w;
+  int side;
+  FROST_HD void operator()(int x, int y, int z, float& re, float& im, float& wt) const {
+    const std::size_t i = (static_cast<std::size_t>(z) * side + y) * side + x;
+    re = g[2 * i];
+    im = g[2 * i + 1];
+    wt = w[i];
+  }
+};
+
+/// Voxel (x, y, z) of the blob-convolved cube (fast mode), computed from the cube.
+struct ConvolvedLoad {
+  CubeLoad cube;
+  const recon::BlobTap* __restrict__ taps;
+  int count;
+  FROST_HD void operator()(int x, int y, int z, float& re, float& im, float& wt) const {
+    recon::convolve_voxel(taps, count, x, y, z, cube.side, cube, re, im, wt);
+  }
+};
+
+template <class Load>
+__global__ void fold_kernel(Load load, int M, int z0, std::int64_t n, float* __restrict__ out) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int hx = M / 2 + 1, side = M + 1;
+  const int xo = static_cast<int>(i % hx);
+  const std::int64_t row = i / hx;
+  const int y = static_cast<int>(row % side);
+  const int z = z0 + static_cast<int>(row / side);
+  float re, im, wt;
+  recon::fold_voxel(xo, y, z, M, load, re, im, wt);
+  out[2 * i] = re;
+  out[2 * i + 1] = im;
+  out[2 * n + i] = wt;
+}
+
+} // namespace
+
+void launch_fold(const FoldArgs& a, cudaStream_t stream) {
+  const std::int64_t n = static_cast<std::int64_t>(a.nz) * (a.M + 1) * (a.M / 2 + 1);
+  if (n <= 0) return;
+  constexpr int kThreads = 256;
+  const std::int64_t blocks = (n + kThreads - 1) / kThreads;
+  if (blocks > 2147483647LL)
+    FROST_THROW(ExitCode::Runtime, "fold kernel: " + std::to_string(n) + " voxels exceed the launch limits");
+  const CubeLoad cube{a.g, a.w, a.M + 1};
+  if (a.taps != nullptr) {
+    fold_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(ConvolvedLoad{cube, a.taps, a.tap_count}, a.M,
+                                                                         a.z0, n, a.out);
+  } else {
+    fold_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(cube, a.M, a.z0, n, a.out);
+  }
+  FROST_CHECK_LAUNCH();
+  FROST_SYNC_CHECK(stream);
+}
+
+} // namespace frost::cuda::detail

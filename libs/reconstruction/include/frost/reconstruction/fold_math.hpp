@@ -1,0 +1,62 @@
+#pragma once
+/// @file fold_math.hpp
+/// @brief The per-voxel arithmetic of the fast-mode blob convolution (fourier-reconstruction.md
+/// §5.8) and of the Friedel fold (§5.9 step 2), written once as FROST_HD templates: the host
+/// convolve_with_blob / fold_into (grid.cpp) and the CUDA finish kernel (cuda/reconstruction)
+/// call them, so both backends compute every folded voxel with the same operations in the same
+/// order. `Load` reads voxel (x, y, z) of a full cube: load(x, y, z, re, im, w).
+#include "frost/core/hd.hpp"
+
+namespace frost::recon {
+
+/// One tap of the fast-mode blob convolution: offset (dx, dy, dz) with |d| <= a and weight
+/// table.nearest(|d|^2). blob_convolution_taps() (grid.hpp) lists them, dz outermost, dx innermost.
+struct BlobTap {
+  int dx = 0, dy = 0, dz = 0;
+  float w = 0;
+};
+
+/// @brief Blob-convolved value of voxel (x, y, z) of a cube of side `side`: the sum over the taps,
+/// in their order, of w * value of the voxel at the tap's offset (offsets outside the cube are
+/// skipped). Complex and weight sums in float, as std::complex<float> g += w * G does.
+template <class Load>
+FROST_HD inline void convolve_voxel(const BlobTap* taps, int count, int x, int y, int z, int side, const Load& load,
+                                    float& re, float& im, float& w) {
+  float gr = 0, gi = 0, gw = 0;
+  for (int k = 0; k < count; ++k) {
+    const BlobTap t = taps[k];
+    const int sx = x + t.dx, sy = y + t.dy, sz = z + t.dz;
+    if (sx < 0 || sy < 0 || sz < 0 || sx >= side || sy >= side || sz >= side) continue;
+    float vr, vi, vw;
+    load(sx, sy, sz, vr, vi, vw);
+    gr += t.w * vr;
+    gi += t.w * vi;
+    gw += t.w * vw;
+  }
+  re = gr;
+  im = gi;
+  w = gw;
+}
+
+/// @brief Friedel fold of one output voxel (§5.9 step 2) of a cube with M + 1 voxels per side:
+/// output (xo, y, z), xo = kx in 0..M/2, takes the cube's voxel (xo + M/2, y, z) plus, for
+/// xo > 0, the conjugate of its mirror (M - x, M - y, M - z) (which has kx < 0). Sums in `Real`
+/// (double on the host, float on the GPU).
+template <class Real, class Load>
+FROST_HD inline void fold_voxel(int xo, int y, int z, int M, const Load& load, Real& re, Real& im, Real& w) {
+  const int x = xo + M / 2;
+  float gr, gi, gw;
+  load(x, y, z, gr, gi, gw);
+  re = gr;
+  im = gi;
+  w = gw;
+  if (xo > 0) {
+    float mr, mi, mw;
+    load(M - x, M - y, M - z, mr, mi, mw);
+    re += mr;
+    im -= mi;
+    w += mw;
+  }
+}
+
+} // namespace frost::recon
