@@ -1,0 +1,261 @@
+#include "align_movie.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "alignment_star.hpp"
+#include "frost/core/error.hpp"
+#include "frost/core/log.hpp"
+#include "frost/io/image_io.hpp"
+#include "frost/io/image_ref.hpp"
+#include "frost/motion/control_points.hpp"
+#include "frost/motion/defects.hpp"
+#include "frost/motion/global_alignment.hpp"
+#include "frost/motion/local_alignment.hpp"
+#include "frost/motion/movie_reader.hpp"
+#include "frost/motion/power_spectrum.hpp"
+#include "frost/motion/render_movie.hpp"
+#include "relion_export.hpp"
+#include "xmipp_export.hpp"
+
+namespace frost::movie_align {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::string strip_extension(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::size_t dot = path.find_last_of('.');
+  return dot != std::string::npos && (slash == std::string::npos || dot > slash) ? path.substr(0, dot) : path;
+}
+
+std::string fmt(const char* format, double a, double b) {
+  char s[128];
+  std::snprintf(s, sizeof s, format, a, b);
+  return s;
+}
+
+/// Absolute frames to sum: --frameRangeSum inside the aligned frames (-1 = first/last aligned).
+motion::SumRange sum_range(const std::string& movie, const AlignOptions& o, int first, int count) {
+  const int last = first + count - 1;
+  int sf = first, sl = last;
+  if (o.sum_range_given) {
+    sf = o.sum_first < 0 ? first : o.sum_first;
+    sl = o.sum_last < 0 ? last : o.sum_last;
+  }
+  if (sf < first || sl > last || sf > sl)
+    throw_usage_error("--frameRangeSum " + std::to_string(o.sum_first) + " " + std::to_string(o.sum_last) +
+                      " must lie inside the aligned frames " + std::to_string(first) + ".." + std::to_string(last) +
+                      " of " + movie);
+  return {sf, sl - sf + 1};
+}
+
+void log_warnings(const std::string& stage, const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings) log_warning(stage + ": " + w);
+}
+
+class ImageWriter {
+public:
+  ImageWriter(double pixel_size, bool float16) {
+    options_.mode = float16 ? io::MrcMode::Float16 : io::MrcMode::Float32;
+    options_.pixel_size = pixel_size;
+    options_.label = "frost_movie_align";
+  }
+  void image(const std::string& path, const Image<float>& img) {
+    io::MrcWriteOptions o = options_;
+    o.content = io::Content::Image;
+    io::write_image(path, img.cview(), o);
+    log_info("wrote " + path);
+  }
+  void stack(const std::string& path, const Image<float>& img) {
+    io::MrcWriteOptions o = options_;
+    o.content = io::Content::Stack;
+    io::write_image(path, img.cview(), o);
+    log_info("wrote " + path);
+  }
+
+private:
+  io::MrcWriteOptions options_;
+};
+
+bool wants_images(const OutputPaths& out) {
+  return !out.micrograph.empty() || !out.micrograph_nodw.empty() || !out.initial.empty() ||
+         !out.aligned_stack.empty() || !out.halves_root.empty() || !out.psd.empty();
+}
+
+void write_images(const OutputPaths& out, const AlignOptions& o, motion::FrameSums& sums, double pixel_size) {
+  ImageWriter w(pixel_size, o.float16);
+  if (!out.micrograph.empty()) w.image(out.micrograph, o.dose_weight ? sums.dose_weighted : sums.aligned);
+  if (!out.micrograph_nodw.empty()) w.image(out.micrograph_nodw, sums.aligned);
+  if (!out.initial.empty()) w.image(out.initial, sums.unaligned);
+  if (!out.halves_root.empty()) {
+    w.image(out.halves_root + "_EVN.mrc", sums.even);
+    w.image(out.halves_root + "_ODD.mrc", sums.odd);
+  }
+  if (!out.aligned_stack.empty()) w.stack(out.aligned_stack, sums.aligned_frames);
+  if (!out.psd.empty()) {
+    const index_t side = std::min(sums.aligned.shape().x, sums.aligned.shape().y);
+    index_t n = o.psd_size;
+    if (n > side) {
+      n = side - side % 2;
+      log_warning("--psd-size " + std::to_string(o.psd_size) + " exceeds the micrograph; using " + std::to_string(n));
+    }
+    w.image(out.psd, motion::mean_periodogram(sums.aligned.cview(), n));
+  }
+}
+
+void write_metadata(const std::string& path, const MovieFacts& facts, const motion::GlobalSettings& gs,
+                    const motion::GlobalAlignment& global, const motion::LocalAlignment* local,
+                    const motion::MotionModel& model) {
+  if (io::file_extension(path) == "xmd") {
+    double refit = 0;
+    xmipp_alignment(facts, model, local, &refit).write(path);
+    if (local && model.local && model.kind == motion::LocalModelKind::Residual)
+      log_info("Xmipp export: total-shift B-spline refitted, RMSD " + std::to_string(refit * model.binning) + " px");
+  } else {
+    alignment_star(facts, gs, global, local, model).write(path);
+  }
+  log_info("wrote " + path);
+}
+
+} // namespace
+
+std::string default_alignment_path(const std::string& movie, const OutputPaths& out) {
+  return strip_extension(out.micrograph.empty() ? movie : out.micrograph) + "_align.star";
+}
+
+MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const OutputPaths& requested) {
+  const auto start = Clock::now();
+  OutputPaths out = requested;
+  if (out.alignment.empty()) out.alignment = default_alignment_path(movie, out);
+  MovieFacts facts;
+
+  // Read.
+  auto t = Clock::now();
+  motion::MovieReader reader(movie, o.read);
+  const int first = static_cast<int>(reader.first_frame());
+  const int count = static_cast<int>(reader.frame_count());
+  if (count < 3)
+    throw_input_error(movie, "movie alignment needs at least 3 frames; the selection has " + std::to_string(count));
+  const double ts = o.pixel_size ? *o.pixel_size : reader.file_info().pixel();
+  if (!(ts > 0))
+    throw_usage_error("--sampling: " + movie + " does not record its pixel size; give --sampling (A/px)");
+  const double bin = reader.scale_x();
+  if (std::abs(reader.scale_y() - bin) > 1e-3 * bin)
+    log_warning(fmt("binning differs between x (%.5f) and y (%.5f); shifts are scaled by the x factor", bin,
+                    reader.scale_y()));
+  const motion::SumRange range = sum_range(movie, o, first, count);
+  const Image<float> frames = reader.read_all();
+  facts.seconds["Load"] = since(t);
+  facts.hot_pixel_detection = o.read.hot_pixel_sigma > 0;
+  if (facts.hot_pixel_detection) {
+    const Image<std::uint8_t>& mask = reader.bad_pixel_mask();
+    for (index_t y = 0; y < mask.shape().y; ++y)
+      for (index_t x = 0; x < mask.shape().x; ++x)
+        if (mask(x, y) == motion::kHotPixel) facts.hot_pixels.emplace_back(x, y);
+  }
+  facts.movie = movie;
+  facts.gain = o.read.gain;
+  facts.raw_x = reader.raw_width();
+  facts.raw_y = reader.raw_height();
+  facts.movie_frames = static_cast<int>(reader.file_info().shape.n);
+  facts.pixel_size = ts;
+  facts.binning = bin;
+  facts.processed_x = frames.shape().x;
+  facts.processed_y = frames.shape().y;
+  facts.sum_first = range.first;
+  facts.sum_last = range.first + range.count - 1;
+  facts.dose_known = o.dose_known;
+  facts.dose = o.dose;
+  facts.eer = reader.is_eer();
+  facts.eer_upsampling = o.read.eer_upsampling;
+  facts.eer_group = o.read.eer_frames_per_fraction;
+  facts.tiff_flip_y = o.read.tiff_flip_y;
+  facts.gain_transform = o.read.gain_transform;
+  log_info(movie + ": " + std::to_string(count) + " frames " + std::to_string(first) + ".." +
+           std::to_string(first + count - 1) + " of " + std::to_string(facts.movie_frames) + ", processed at " +
+           std::to_string(facts.processed_x) + "x" + std::to_string(facts.processed_y) + fmt(", %.4g A/px (bin %.4g)", ts * bin, bin));
+
+  // Global alignment.
+  t = Clock::now();
+  motion::GlobalSettings gs = o.global;
+  gs.pixel_size = ts * bin;
+  if (gs.reference == motion::ReferenceRule::Index && (gs.reference_index < 0 || gs.reference_index >= count))
+    throw_usage_error("--reference " + std::to_string(gs.reference_index) + " is outside the " + std::to_string(count) +
+                      " aligned frames (0-based within --frameRange)");
+  const motion::GlobalAlignment global = motion::align_global(frames.cview(), gs);
+  facts.seconds["Global"] = since(t);
+  log_info("global alignment: " + motion::to_string(global.sizes) + "; reference frame " +
+           std::to_string(first + global.reference) + ", " + std::to_string(global.outliers) + " outlier pair(s)");
+  log_warnings("global alignment", global.warnings);
+  if (global.reference < range.first - first || global.reference > range.first - first + range.count - 1)
+    log_warning("the reference frame " + std::to_string(first + global.reference) + " is outside the summed frames");
+
+  // Local alignment.
+  motion::MotionModel model;
+  model.global = global.shifts;
+  model.reference = global.reference;
+  std::optional<motion::LocalAlignment> local;
+  if (o.local) {
+    t = Clock::now();
+    motion::LocalSettings ls = o.local_settings;
+    ls.correlation = gs;
+    if (o.control_points_auto)
+      ls.control_points = motion::auto_control_points(static_cast<double>(facts.processed_x),
+                                                      static_cast<double>(facts.processed_y), gs.pixel_size, count);
+    ls.max_local_rmsd = o.max_local_rmsd_raw / bin; // the option is in raw px, the fit in processing px
+    local = motion::align_local(frames.cview(), global, ls);
+    facts.seconds["Local"] = since(t);
+    model = local->model;
+    log_info("local alignment: " + std::to_string(local->grid.x.count) + "x" + std::to_string(local->grid.y.count) +
+             " patches of " + std::to_string(local->grid.size) + " px, control points " +
+             std::to_string(ls.control_points.x) + "x" + std::to_string(ls.control_points.y) + "x" +
+             std::to_string(ls.control_points.t) + (local->fit ? fmt(", fit RMSD %.4f px, %.0f rejected", local->fit->rmsd * bin, local->fit->rejected) : std::string()));
+    log_warnings("local alignment", local->warnings);
+  }
+  model.first_frame = first;
+  model.binning = bin;
+
+  // Render and write.
+  if (wants_images(out)) {
+    t = Clock::now();
+    motion::SumOptions so;
+    so.aligned_sum = true;
+    so.unaligned_sum = !out.initial.empty();
+    so.halves = !out.halves_root.empty();
+    so.aligned_frames = !out.aligned_stack.empty();
+    so.dose_weighted = o.dose_weight && !out.micrograph.empty();
+    so.dose = o.dose;
+    so.pixel_size = gs.pixel_size;
+    so.normalization = o.normalization;
+    motion::FrameSums sums = motion::render_movie(frames.cview(), first, model, range, o.interp, so);
+    facts.seconds["Render"] = since(t);
+    t = Clock::now();
+    write_images(out, o, sums, gs.pixel_size);
+    facts.seconds["WriteImages"] = since(t);
+  }
+  facts.seconds["Total"] = since(start);
+  write_metadata(out.alignment, facts, gs, global, local ? &*local : nullptr, model);
+  if (!out.relion_motion.empty()) {
+    relion_motion_star(facts, model).write(out.relion_motion);
+    log_info("wrote " + out.relion_motion + (model.local ? " (global shifts only: the local B-spline has no RELION "
+                                                           "equivalent yet, _rlnMotionModelVersion 0)"
+                                                         : ""));
+  }
+
+  MovieSummary s;
+  s.frames = count;
+  s.reference = first + global.reference;
+  s.local_model = model.local.has_value();
+  s.last_shift_raw = {model.global.back().x * bin, model.global.back().y * bin};
+  s.alignment_path = out.alignment;
+  s.seconds = since(start);
+  return s;
+}
+
+} // namespace frost::movie_align

@@ -1,0 +1,246 @@
+#include "align_options.hpp"
+
+#include <string>
+#include <vector>
+
+#include "frost/core/error.hpp"
+
+namespace frost::movie_align {
+
+namespace {
+
+const char* kIo = "Input/output";
+const char* kMovie = "Movie";
+const char* kGlobal = "Global alignment";
+const char* kLocal = "Local alignment";
+const char* kSum = "Micrograph";
+
+bool yes(const std::string& v) { return v == "yes"; }
+
+} // namespace
+
+void define_align_options(cli::Params& p) {
+  p.text_required("-i", "movie (.mrc/.mrcs/.tif/.tiff/.eer), or a text file with one movie per line (batch mode)")
+      .alias("--i").alias("--input").meta("movie").in_section(kIo);
+  p.text_optional("-o", "alignment metadata: .star (frost layout) or .xmd (Xmipp layout); default <oavg root>_align.star")
+      .alias("--o").meta("align.star").in_section(kIo);
+  p.text_optional("--oavg", "aligned micrograph (dose weighted with --dose-weight)").meta("mic.mrc").in_section(kIo);
+  p.text_optional("--oavg-nodw", "aligned micrograph, not dose weighted").alias("--oavg_nodw").meta("mic.mrc").in_section(kIo);
+  p.text_optional("--oavgInitial", "unaligned sum of the frames").meta("sum.mrc").in_section(kIo);
+  p.text_optional("--oaligned", "aligned frames as an MRC stack").meta("frames.mrcs").in_section(kIo);
+  p.text_optional("--ohalves", "sums of even and odd frames: ROOT_EVN.mrc, ROOT_ODD.mrc").meta("root").in_section(kIo);
+  p.text_optional("--opsd", "power spectrum of the aligned, unweighted sum").meta("psd.mrc").in_section(kIo);
+  p.integer("--psd-size", 512, "PSD tile size (even)").alias("--psd_size").range(16, 8192).in_section(kIo);
+  p.text_optional("--ostar_motion", "RELION per-micrograph motion STAR (global shifts, model version 0)")
+      .alias("--ostar-motion").meta("motion.star").in_section(kIo);
+  p.flag("--float16", "write images as MRC mode 12").in_section(kIo);
+  p.flag("--overwrite", "batch mode: align movies whose outputs already exist").in_section(kIo);
+
+  p.real("--sampling", 0.0, "raw pixel size Ts [A/px]; 0 = from the movie header").alias("--angpix")
+      .alias("--sampling_rate").at_least(0).in_section(kMovie);
+  p.integers("--frameRange", {0, -1}, "first and last frame to align (0-based, inclusive; -1 = last)")
+      .alias("--frame-range").in_section(kMovie);
+  p.integers("--frameRangeSum", {0, -1}, "first and last frame to sum; inside --frameRange (default: the same)")
+      .alias("--frame-range-sum").in_section(kMovie);
+  p.real("--bin", 1.0, "Fourier binning factor b >= 1 applied at load").at_least(1.0).in_section(kMovie);
+  p.text_optional("--gain", "multiplicative gain reference").alias("--gainImage").meta("gain.mrc").in_section(kMovie);
+  p.integer("--gain-rot", 0, "rotate the gain by k x 90 degrees (MotionCor2 -RotGain)").alias("--gain_rot").range(0, 3)
+      .in_section(kMovie);
+  p.integer("--gain-flip", 0, "0 none, 1 upside down, 2 left-right (after the rotation)").alias("--gain_flip")
+      .range(0, 2).in_section(kMovie);
+  p.flag("--gain-invert", "use 1/gain (0 stays 0)").alias("--gain_invert").in_section(kMovie);
+  p.text_optional("--dark", "dark reference, subtracted before the gain").alias("--darkImage").meta("dark.mrc")
+      .in_section(kMovie);
+  p.text_optional("--defects", "defects: 'x y w h' text file or image (non-zero = bad)").meta("defects.txt")
+      .in_section(kMovie);
+  p.real("--hot-pixel-sigma", 0.0, "replace pixels of the unaligned sum above mean + k sigma (0 = off)")
+      .at_least(0).in_section(kMovie);
+  p.choice("--tiff-flip-y", "yes", {"yes", "no"}, "flip TIFF rows on read (IMOD/SerialEM/RELION); no = Xmipp")
+      .in_section(kMovie);
+  p.choice("--tiff-4bit", "auto", {"yes", "no", "auto"}, "4-bit packed TIFF pages (auto: by the known camera sizes)")
+      .in_section(kMovie);
+  p.integer("--eer-upsampling", 1, "EER render grid 4096 u, u in {1, 2, 4}").alias("--eer_upsampling")
+      .range(1, 4).in_section(kMovie);
+  p.integer("--eer-fractions", 40, "EER: number of fractions").alias("--eer_fractions").at_least(1).in_section(kMovie);
+  p.integer("--eer-group", 0, "EER: raw frames per fraction (RELION --eer_grouping); wins over --eer-fractions")
+      .alias("--eer_grouping").at_least(0).in_section(kMovie);
+  p.integer("--seed", 0, "random seed of the bad-pixel replacement").at_least(0).in_section(kMovie).advanced();
+
+  p.real("--maxResForCorrelation", 30.0, "resolution at which the alignment low-pass is 0.5 [A]")
+      .alias("--max-res-correlation").at_least(1e-3).in_section(kGlobal);
+  p.real("--maxShift", 50.0, "search radius of each pairwise correlation [A]").alias("--max-shift").at_least(1e-3)
+      .in_section(kGlobal);
+  p.choice("--subpixel", "gauss3", {"gauss3", "parabolic", "centroid3"}, "sub-pixel peak refinement").in_section(kGlobal);
+  p.choice("--global-mode", "pairs", {"pairs", "sum"}, "all frame pairs (FlexAlign) or frame versus sum of the others")
+      .in_section(kGlobal);
+  p.real("--sum-tol", 0.1, "sum mode: stop when the rms shift increment is below this [px]").at_least(0)
+      .in_section(kGlobal);
+  p.integer("--sum-iter", 15, "sum mode: at most this many iterations").at_least(1).in_section(kGlobal);
+  p.integer("--max-pair-distance", 0, "only correlate pairs with j - i <= K (0 = all)").at_least(0).in_section(kGlobal);
+  p.real("--outlier-sigma", 3.0, "robust least squares: reject residuals above k sigma").at_least(0.1)
+      .in_section(kGlobal);
+  p.integer("--outlier-rounds", 10, "robust least squares: flagging rounds").at_least(0).in_section(kGlobal);
+  p.text("--reference", "minimax", "reference frame: minimax, first, middle, or a frame index (0-based, aligned frames)")
+      .in_section(kGlobal);
+  p.choice("--fft-sizes", "fast", {"fast", "exact", "advisor"}, "correlation size rule (advisor needs a GPU)")
+      .alias("--fft_sizes").in_section(kGlobal);
+
+  p.flag("--skipLocalAlignment", "global alignment only").alias("--skip-local-alignment").in_section(kLocal);
+  p.integers("--patches", {0, 0}, "patch grid NX NY (default: from --minLocalRes)").in_section(kLocal);
+  p.real("--minLocalRes", 500.0, "requested patch edge [A]").alias("--min-local-res").at_least(1e-3).in_section(kLocal);
+  p.integer("--patchesAvg", 3, "frames summed in a sliding window for each patch image").alias("--patches-avg")
+      .range(1, 1000).in_section(kLocal);
+  cli::Param& cp = p.text("--controlPoints", "6", "B-spline control points LX LY LT (each >= 3, incl. end points) or auto")
+                  .alias("--control-points").meta("LX LY LT|auto").in_section(kLocal);
+  cp.defaults = {"6", "6", "5"};
+  cp.count = -1;
+  p.choice("--local-model", "residual", {"residual", "total"},
+           "the B-spline fits the local residual (default) or the total shift (Xmipp)").in_section(kLocal);
+  p.real("--bspline-lambda", 0.0, "ridge on second differences of the coefficients").at_least(0).in_section(kLocal);
+  p.real("--max-local-rmsd", 2.0, "fall back to the global model above this B-spline fit RMSD [raw px]").at_least(0)
+      .in_section(kLocal);
+
+  p.choice("--interp", "bspline3", {"bspline3", "bilinear", "fourier"},
+           "final interpolation (fourier: global-only models)").in_section(kSum);
+  p.flag("--dose-weight", "dose weighting of --oavg").alias("--dose_weighting").in_section(kSum);
+  p.real("--dose-per-frame", 1.0, "dose per frame (per EER fraction) [e/A^2]").alias("--dose_per_frame").at_least(0)
+      .in_section(kSum);
+  p.real("--pre-exposure", 0.0, "dose before the first frame [e/A^2]").alias("--preexposure").at_least(0)
+      .in_section(kSum);
+  p.real("--voltage", 300.0, "acceleration voltage [kV]: 100, 200 or 300").alias("--kV").in_section(kSum);
+  p.choice("--normalize", "sum", {"sum", "mean"}, "write the frame sum (RELION) or the mean (Xmipp --oavg)")
+      .in_section(kSum);
+}
+
+void validate_align_options(const cli::Params& p) {
+  const auto range = p.get_ints("--frameRange");
+  if (range[0] < -1 || range[1] < -1) throw_usage_error("--frameRange: frames are >= 0 (or -1 for first/last)");
+  if (range[1] >= 0 && range[0] > range[1])
+    throw_usage_error("--frameRange " + std::to_string(range[0]) + " " + std::to_string(range[1]) + ": first > last");
+  if (p.given("--frameRangeSum")) {
+    const auto sum = p.get_ints("--frameRangeSum");
+    const long long first = range[0] < 0 ? 0 : range[0];
+    const bool sum_first_bad = sum[0] >= 0 && sum[0] < first;
+    const bool sum_last_bad = sum[1] >= 0 && range[1] >= 0 && sum[1] > range[1];
+    const bool sum_order_bad = sum[0] >= 0 && sum[1] >= 0 && sum[0] > sum[1];
+    if (sum_first_bad || sum_last_bad || sum_order_bad)
+      throw_usage_error("--frameRangeSum " + std::to_string(sum[0]) + " " + std::to_string(sum[1]) +
+                        " must lie inside --frameRange " + std::to_string(range[0]) + " " + std::to_string(range[1]));
+  }
+  const auto cp = p.get_ints("--controlPoints");
+  const std::string cp0 = p.get_text("--controlPoints");
+  if (cp0 != "auto") {
+    if (cp.size() != 3) throw_usage_error("--controlPoints: give LX LY LT or auto");
+    for (long long v : cp)
+      if (v < 3) throw_usage_error("--controlPoints: each count must be >= 3 (got " + std::to_string(v) + ")");
+  } else if (cp.size() != 1) {
+    throw_usage_error("--controlPoints: give LX LY LT or auto");
+  }
+  if (p.given("--patches")) {
+    const auto n = p.get_ints("--patches");
+    if (n[0] < 1 || n[1] < 1) throw_usage_error("--patches: need NX NY >= 1");
+  }
+  if (p.get_text("--interp") == "fourier" && !p.flag_value("--skipLocalAlignment"))
+    throw_usage_error("--interp fourier applies one shift per frame: use it with --skipLocalAlignment");
+  const long long u = p.get_int("--eer-upsampling");
+  if (u != 1 && u != 2 && u != 4) throw_usage_error("--eer-upsampling: expected 1, 2 or 4");
+  if (p.get_int("--psd-size") % 2 != 0) throw_usage_error("--psd-size must be even");
+  if (p.flag_value("--dose-weight")) {
+    if (!p.given("--dose-per-frame")) throw_usage_error("--dose-weight needs --dose-per-frame");
+    if (!(p.get_real("--dose-per-frame") > 0)) throw_usage_error("--dose-per-frame must be positive");
+    const double kv = p.get_real("--voltage");
+    if (kv != 100 && kv != 200 && kv != 300) throw_usage_error("--voltage: dose weighting knows 100, 200 and 300 kV");
+  }
+  motion::parse_fft_size_rule(p.get_text("--fft-sizes")); // advisor: a usage error on the CPU
+  motion::GlobalSettings g;
+  motion::parse_reference(p.get_text("--reference"), g);
+}
+
+AlignOptions align_options(const cli::Params& p) {
+  AlignOptions o;
+  motion::MovieReadOptions& r = o.read;
+  const auto range = p.get_ints("--frameRange");
+  r.first_frame = range[0] < 0 ? 0 : range[0];
+  r.last_frame = range[1];
+  r.bin = p.get_real("--bin");
+  if (p.given("--gain")) r.gain = p.get_text("--gain");
+  if (p.given("--dark")) r.dark = p.get_text("--dark");
+  if (p.given("--defects")) r.defects = p.get_text("--defects");
+  r.gain_transform.rotation = static_cast<int>(p.get_int("--gain-rot"));
+  r.gain_transform.flip = static_cast<int>(p.get_int("--gain-flip"));
+  r.gain_invert = p.flag_value("--gain-invert");
+  r.hot_pixel_sigma = p.get_real("--hot-pixel-sigma");
+  r.seed = static_cast<std::uint64_t>(p.get_int("--seed"));
+  r.tiff_flip_y = yes(p.get_text("--tiff-flip-y"));
+  const std::string four_bit = p.get_text("--tiff-4bit");
+  r.tiff_4bit = four_bit == "yes" ? io::Switch::Yes : four_bit == "no" ? io::Switch::No : io::Switch::Auto;
+  r.eer_upsampling = static_cast<int>(p.get_int("--eer-upsampling"));
+  r.eer_fractions = p.get_int("--eer-fractions");
+  r.eer_frames_per_fraction = p.get_int("--eer-group");
+  if (p.get_real("--sampling") > 0) o.pixel_size = p.get_real("--sampling");
+  if (p.given("--frameRangeSum")) {
+    const auto sum = p.get_ints("--frameRangeSum");
+    o.sum_range_given = true;
+    o.sum_first = static_cast<int>(sum[0]);
+    o.sum_last = static_cast<int>(sum[1]);
+  }
+
+  motion::GlobalSettings& g = o.global;
+  g.max_resolution = p.get_real("--maxResForCorrelation");
+  g.max_shift = p.get_real("--maxShift");
+  g.subpixel = motion::parse_subpixel(p.get_text("--subpixel"));
+  g.mode = motion::parse_global_mode(p.get_text("--global-mode"));
+  g.sum_tolerance = p.get_real("--sum-tol");
+  g.sum_iterations = static_cast<int>(p.get_int("--sum-iter"));
+  g.max_pair_distance = static_cast<int>(p.get_int("--max-pair-distance"));
+  g.outlier_sigma = p.get_real("--outlier-sigma");
+  g.outlier_rounds = static_cast<int>(p.get_int("--outlier-rounds"));
+  g.fft_sizes = motion::parse_fft_size_rule(p.get_text("--fft-sizes"));
+  motion::parse_reference(p.get_text("--reference"), g);
+
+  o.local = !p.flag_value("--skipLocalAlignment");
+  motion::LocalSettings& l = o.local_settings;
+  l.min_local_resolution = p.get_real("--minLocalRes");
+  if (p.given("--patches")) {
+    const auto n = p.get_ints("--patches");
+    l.patches_x = static_cast<int>(n[0]);
+    l.patches_y = static_cast<int>(n[1]);
+  }
+  l.patches_average = static_cast<int>(p.get_int("--patchesAvg"));
+  o.control_points_auto = p.get_text("--controlPoints") == "auto";
+  if (!o.control_points_auto) {
+    const auto cp = p.get_ints("--controlPoints");
+    l.control_points = {static_cast<int>(cp[0]), static_cast<int>(cp[1]), static_cast<int>(cp[2])};
+  }
+  l.model = motion::parse_local_model(p.get_text("--local-model"));
+  l.bspline_lambda = p.get_real("--bspline-lambda");
+  o.max_local_rmsd_raw = p.get_real("--max-local-rmsd");
+
+  o.interp = motion::parse_interpolation_method(p.get_text("--interp"));
+  o.dose_weight = p.flag_value("--dose-weight");
+  o.dose_known = p.given("--dose-per-frame");
+  o.dose.dose_per_frame = p.get_real("--dose-per-frame");
+  o.dose.pre_exposure = p.get_real("--pre-exposure");
+  o.dose.voltage_kv = p.get_real("--voltage");
+  o.normalization = motion::parse_sum_normalization(p.get_text("--normalize"));
+  o.psd_size = static_cast<int>(p.get_int("--psd-size"));
+  o.float16 = p.flag_value("--float16");
+  o.overwrite = p.flag_value("--overwrite");
+  return o;
+}
+
+OutputPaths output_paths(const cli::Params& p) {
+  auto text = [&](const char* name) { return p.given(name) ? p.get_text(name) : std::string(); };
+  OutputPaths o;
+  o.alignment = text("-o");
+  o.micrograph = text("--oavg");
+  o.micrograph_nodw = text("--oavg-nodw");
+  o.initial = text("--oavgInitial");
+  o.aligned_stack = text("--oaligned");
+  o.halves_root = text("--ohalves");
+  o.psd = text("--opsd");
+  o.relion_motion = text("--ostar_motion");
+  return o;
+}
+
+} // namespace frost::movie_align

@@ -1,0 +1,60 @@
+#pragma once
+// The command line of frost_movie_align (movie-alignment.md §3) turned into library settings and
+// output paths. Options keep Xmipp's FlexAlign names; new ones are kebab-case.
+#include <optional>
+#include <string>
+
+#include "frost/cli/params.hpp"
+#include "frost/motion/control_points.hpp"
+#include "frost/motion/dose_weighting.hpp"
+#include "frost/motion/frame_accumulator.hpp"
+#include "frost/motion/global_settings.hpp"
+#include "frost/motion/interpolation_method.hpp"
+#include "frost/motion/local_settings.hpp"
+#include "frost/motion/movie_reader.hpp"
+
+namespace frost::movie_align {
+
+/// Where one movie's results go; empty = not written.
+struct OutputPaths {
+  std::string alignment;    ///< -o (.star frost layout, .xmd Xmipp layout)
+  std::string micrograph;   ///< --oavg (dose weighted with --dose-weight)
+  std::string micrograph_nodw; ///< --oavg-nodw
+  std::string initial;      ///< --oavgInitial
+  std::string aligned_stack;///< --oaligned
+  std::string halves_root;  ///< --ohalves ROOT -> ROOT_EVN.mrc, ROOT_ODD.mrc
+  std::string psd;          ///< --opsd
+  std::string relion_motion;///< --ostar_motion
+};
+
+/// Everything one alignment needs besides the movie path and the outputs.
+struct AlignOptions {
+  motion::MovieReadOptions read;       ///< frame range, gain, dark, defects, binning, EER, TIFF
+  std::optional<double> pixel_size;    ///< --sampling (else the file header)
+  int sum_first = -1, sum_last = -1;   ///< --frameRangeSum (-1: as the aligned range)
+  bool sum_range_given = false;
+  motion::GlobalSettings global;       ///< pixel_size is filled per movie (Ts·b)
+  bool local = true;                   ///< !--skipLocalAlignment
+  motion::LocalSettings local_settings;///< correlation filled per movie
+  bool control_points_auto = false;    ///< --controlPoints auto
+  double max_local_rmsd_raw = 2.0;     ///< --max-local-rmsd [raw px]
+  motion::InterpolationMethod interp = motion::InterpolationMethod::BSpline3;
+  bool dose_weight = false;
+  motion::DoseSchedule dose;
+  bool dose_known = false;             ///< --dose-per-frame given (written to the STAR)
+  motion::SumNormalization normalization = motion::SumNormalization::Sum;
+  int psd_size = 512;
+  bool float16 = false;
+  bool overwrite = false;              ///< batch mode: redo movies whose outputs exist
+};
+
+/// Declares the options of §3 on `p` (the device option is added by the program).
+void define_align_options(cli::Params& p);
+/// Cross-option checks that need no file; frost::Error(Usage) naming the option.
+void validate_align_options(const cli::Params& p);
+/// The parsed options.
+AlignOptions align_options(const cli::Params& p);
+/// The output paths as given on the command line (templates in batch mode).
+OutputPaths output_paths(const cli::Params& p);
+
+} // namespace frost::movie_align

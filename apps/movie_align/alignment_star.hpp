@@ -1,0 +1,19 @@
+#pragma once
+// The frost alignment STAR (movie-alignment.md §8.2): data_general with the movie facts, sizes and
+// diagnostics, then the model blocks of frost::motion (global shifts, B-spline coefficients and the
+// per-patch measurements).
+#include "frost/metadata/metadata_file.hpp"
+#include "frost/motion/global_alignment.hpp"
+#include "frost/motion/local_alignment.hpp"
+#include "frost/motion/motion_model.hpp"
+#include "movie_facts.hpp"
+
+namespace frost::movie_align {
+
+/// @param local the local stage's result, or nullptr when it did not run (--skipLocalAlignment)
+/// @param settings the global settings used (Ts_b, R, search radius, sub-pixel method)
+meta::MetadataFile alignment_star(const MovieFacts& facts, const motion::GlobalSettings& settings,
+                                  const motion::GlobalAlignment& global, const motion::LocalAlignment* local,
+                                  const motion::MotionModel& model);
+
+} // namespace frost::movie_align

@@ -1,0 +1,116 @@
+#include "batch.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sys/stat.h>
+
+#include "align_movie.hpp"
+#include "frost/core/error.hpp"
+#include "frost/core/log.hpp"
+#include "frost/io/image_ref.hpp"
+
+namespace frost::movie_align {
+
+namespace {
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return !path.empty() && ::stat(path.c_str(), &st) == 0;
+}
+
+std::string folder_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+std::string stem_of(const std::string& path) {
+  std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  const std::size_t dot = name.find_last_of('.');
+  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
+
+std::string substitute(std::string pattern, const std::string& stem) {
+  const std::string key = "{movie}";
+  for (std::size_t at = pattern.find(key); at != std::string::npos; at = pattern.find(key, at + stem.size()))
+    pattern.replace(at, key.size(), stem);
+  return pattern;
+}
+
+std::string trim(const std::string& s) {
+  const std::size_t a = s.find_first_not_of(" \t\r\n");
+  if (a == std::string::npos) return {};
+  return s.substr(a, s.find_last_not_of(" \t\r\n") - a + 1);
+}
+
+} // namespace
+
+bool is_movie_list(const std::string& path) {
+  const std::string e = io::file_extension(path);
+  return e == "txt" || e == "lst" || e == "list";
+}
+
+std::vector<std::string> read_movie_list(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw_input_error(path, "cannot open the movie list");
+  std::vector<std::string> movies;
+  std::string line;
+  while (std::getline(in, line)) {
+    line = trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    if (line[0] != '/' && !exists(line) && exists(folder_of(path) + line)) line = folder_of(path) + line;
+    movies.push_back(line);
+  }
+  if (movies.empty()) throw_input_error(path, "the movie list names no movie");
+  return movies;
+}
+
+OutputPaths outputs_for_movie(const OutputPaths& p, const std::string& movie) {
+  const std::string s = stem_of(movie);
+  return {substitute(p.alignment, s),       substitute(p.micrograph, s), substitute(p.micrograph_nodw, s),
+          substitute(p.initial, s),         substitute(p.aligned_stack, s), substitute(p.halves_root, s),
+          substitute(p.psd, s),             substitute(p.relion_motion, s)};
+}
+
+void check_batch_patterns(const OutputPaths& p) {
+  const std::pair<const char*, const std::string*> named[] = {
+      {"-o", &p.alignment},          {"--oavg", &p.micrograph}, {"--oavg-nodw", &p.micrograph_nodw},
+      {"--oavgInitial", &p.initial}, {"--oaligned", &p.aligned_stack}, {"--ohalves", &p.halves_root},
+      {"--opsd", &p.psd},            {"--ostar_motion", &p.relion_motion}};
+  for (const auto& [option, value] : named)
+    if (!value->empty() && value->find("{movie}") == std::string::npos)
+      throw_usage_error(std::string(option) + " " + *value +
+                        ": in batch mode output names must contain {movie} (replaced by each movie's name)");
+}
+
+int run_batch(const std::vector<std::string>& movies, const AlignOptions& options, const OutputPaths& pattern) {
+  int failed = 0, skipped = 0, first_code = 0;
+  for (std::size_t i = 0; i < movies.size(); ++i) {
+    const std::string& movie = movies[i];
+    OutputPaths out = outputs_for_movie(pattern, movie);
+    if (out.alignment.empty()) out.alignment = default_alignment_path(movie, out);
+    const std::string tag = "[" + std::to_string(i + 1) + "/" + std::to_string(movies.size()) + "] " + movie;
+    if (!options.overwrite && exists(out.alignment) && (out.micrograph.empty() || exists(out.micrograph))) {
+      log_info(tag + ": outputs exist, skipped (--overwrite to redo)");
+      ++skipped;
+      continue;
+    }
+    try {
+      const MovieSummary s = align_movie(movie, options, out);
+      std::cout << tag << ": " << s.frames << " frames, " << (s.local_model ? "B-spline" : "global") << " model, "
+                << s.seconds << " s\n";
+    } catch (const Error& e) {
+      log_error(tag + ": " + e.what());
+      if (first_code == 0) first_code = static_cast<int>(e.code());
+      ++failed;
+    } catch (const std::exception& e) { // e.g. out of memory on one large movie: the batch goes on
+      log_error(tag + ": " + e.what());
+      if (first_code == 0) first_code = static_cast<int>(ExitCode::Runtime);
+      ++failed;
+    }
+  }
+  std::cout << movies.size() - static_cast<std::size_t>(failed + skipped) << " aligned, " << skipped << " skipped, "
+            << failed << " failed\n";
+  return failed > 0 ? first_code : 0;
+}
+
+} // namespace frost::movie_align

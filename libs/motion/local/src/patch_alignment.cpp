@@ -1,0 +1,50 @@
+// Per-patch alignment (movie-alignment.md §6.3): the patch stack goes through the global stage
+// unchanged, so sizes, filter, correlation, peaks and the robust solve are the global ones at the
+// patch's own scale.
+#include "frost/motion/patch_alignment.hpp"
+
+#include "frost/core/error.hpp"
+#include "frost/motion/global_alignment.hpp"
+
+namespace frost::motion {
+
+GlobalSettings patch_alignment_settings(const LocalSettings& settings, int reference) {
+  GlobalSettings s = settings.correlation;
+  s.mode = GlobalMode::Pairs;
+  s.crop_frames = false; // P is already an FFT-friendly size; the whole patch is transformed
+  s.reference = ReferenceRule::Index;
+  s.reference_index = reference;
+  return s;
+}
+
+WorkingSizes patch_working_sizes(int patch_size, const GlobalSettings& settings) {
+  return working_sizes(patch_size, patch_size, settings);
+}
+
+PatchTrack align_patch(View<const float> stack, const PatchOffsets& offsets, const GlobalSettings& settings,
+                       bool rounding_correction) {
+  const auto n = static_cast<std::size_t>(stack.shape.n);
+  FROST_EXPECTS(offsets.window_mean_residual.size() == n, "align_patch: one offset per frame");
+  const GlobalAlignment a = align_global(stack, settings);
+  PatchTrack track;
+  track.positions = a.positions;
+  track.outliers = a.outliers;
+  track.edge_pairs = a.edge_pairs;
+  track.excluded_pairs = a.excluded_pairs;
+  track.r2_x = a.r2_x;
+  track.r2_y = a.r2_y;
+  track.warnings = a.warnings;
+  const auto r = static_cast<std::size_t>(a.reference);
+  // The window image of frame t is displaced by the window mean of the rounding residuals (plus
+  // the local motion), not by frame t's own residual: remove that mean (§6.2).
+  const Vec2 rho_r = rounding_correction ? offsets.window_mean_residual[r] : Vec2{};
+  track.residual.resize(n);
+  for (std::size_t t = 0; t < n; ++t) {
+    const Vec2 rho_t = rounding_correction ? offsets.window_mean_residual[t] : Vec2{};
+    track.residual[t] = {(a.positions[t].x - rho_t.x) - (a.positions[r].x - rho_r.x),
+                         (a.positions[t].y - rho_t.y) - (a.positions[r].y - rho_r.y)};
+  }
+  return track;
+}
+
+} // namespace frost::motion

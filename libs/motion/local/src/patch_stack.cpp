@@ -1,0 +1,84 @@
+// Patch image stacks (movie-alignment.md §6.2; Xmipp getPatchData plus the rounding correction
+// that Xmipp lacks, §14 item 2).
+#include "frost/motion/patch_stack.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "frost/core/error.hpp"
+
+namespace frost::motion {
+
+FrameWindow patch_window(int t, int frames, int average) {
+  if (average < 1) throw_usage_error("--patchesAvg must be at least 1 (got " + std::to_string(average) + ")");
+  FrameWindow w;
+  w.first = std::max(0, t - (average - 1) / 2);
+  w.last = std::min(frames - 1, t + average / 2);
+  return w;
+}
+
+PatchOffsets patch_offsets(const std::vector<Vec2>& shifts, int average) {
+  const int n = static_cast<int>(shifts.size());
+  PatchOffsets o;
+  o.average = average;
+  o.x.resize(shifts.size());
+  o.y.resize(shifts.size());
+  o.residual.resize(shifts.size());
+  for (int f = 0; f < n; ++f) {
+    const double dx = -shifts[static_cast<std::size_t>(f)].x, dy = -shifts[static_cast<std::size_t>(f)].y;
+    const double rx = std::round(dx), ry = std::round(dy);
+    o.x[static_cast<std::size_t>(f)] = static_cast<int>(rx);
+    o.y[static_cast<std::size_t>(f)] = static_cast<int>(ry);
+    o.residual[static_cast<std::size_t>(f)] = {dx - rx, dy - ry};
+  }
+  o.window_mean_residual.resize(shifts.size());
+  for (int t = 0; t < n; ++t) {
+    const FrameWindow w = patch_window(t, n, average);
+    Vec2 mean;
+    for (int f = w.first; f <= w.last; ++f) {
+      mean.x += o.residual[static_cast<std::size_t>(f)].x;
+      mean.y += o.residual[static_cast<std::size_t>(f)].y;
+    }
+    o.window_mean_residual[static_cast<std::size_t>(t)] = {mean.x / w.size(), mean.y / w.size()};
+  }
+  return o;
+}
+
+void fill_patch_stack(const std::vector<View<const float>>& frames, const PatchOffsets& offsets, int x0, int y0,
+                      View<float> stack) {
+  const int n = static_cast<int>(frames.size());
+  const index_t p = stack.shape.x;
+  FROST_EXPECTS(n > 0 && stack.shape.y == p && stack.shape.z == 1 && stack.shape.n == n,
+                "fill_patch_stack: the stack must be P x P x 1 x N");
+  FROST_EXPECTS(offsets.x.size() == frames.size() && offsets.y.size() == frames.size(),
+                "fill_patch_stack: one offset per frame");
+  const index_t width = frames[0].shape.x, height = frames[0].shape.y;
+  std::fill(stack.data, stack.data + stack.shape.total(), 0.0f);
+  std::vector<index_t> columns(static_cast<std::size_t>(p));
+  for (int t = 0; t < n; ++t) {
+    View<float> image = stack.item(t);
+    const FrameWindow w = patch_window(t, n, offsets.average);
+    for (int f = w.first; f <= w.last; ++f) {
+      const View<const float>& frame = frames[static_cast<std::size_t>(f)];
+      FROST_EXPECTS(frame.shape.x == width && frame.shape.y == height, "fill_patch_stack: frames differ in size");
+      const index_t sx = x0 + offsets.x[static_cast<std::size_t>(f)];
+      const index_t sy = y0 + offsets.y[static_cast<std::size_t>(f)];
+      const bool inside = sx >= 0 && sy >= 0 && sx + p <= width && sy + p <= height;
+      if (!inside)
+        for (index_t u = 0; u < p; ++u) columns[static_cast<std::size_t>(u)] = std::clamp<index_t>(sx + u, 0, width - 1);
+      for (index_t v = 0; v < p; ++v) {
+        float* out = &image(0, v);
+        if (inside) {
+          const float* in = &frame(sx, sy + v);
+          for (index_t u = 0; u < p; ++u) out[u] += in[u];
+        } else {
+          const index_t row = std::clamp<index_t>(sy + v, 0, height - 1);
+          for (index_t u = 0; u < p; ++u) out[u] += frame(columns[static_cast<std::size_t>(u)], row);
+        }
+      }
+    }
+  }
+}
+
+} // namespace frost::motion

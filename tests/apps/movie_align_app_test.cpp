@@ -1,0 +1,261 @@
+// frost_movie_align end to end (movie-alignment.md §15.7): simulate a movie with frost_simulate,
+// align it, read the outputs back; global shifts against the truth STAR; the sign convention on a
+// movie whose content moves +1 px per frame (frost STAR, RELION STAR, Xmipp XMD, warped frames);
+// binning keeps shifts in raw pixels; the trajectories subcommand reproduces the fitted shifts;
+// bad input gives the documented exit codes and no output; batch mode goes on after a failure.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <utility>
+
+#include "frost/io/image_io.hpp"
+#include "frost/metadata/metadata_file.hpp"
+#include "frost/simulate/movie.hpp"
+#include "frost/test/support.hpp"
+
+namespace frost {
+namespace {
+
+int run_cmd(const std::string& cmd) {
+  const int status = std::system((cmd + " >/dev/null 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+int simulate(const std::string& args) { return run_cmd(std::string(FROST_SIMULATE_EXE) + " " + args); }
+int align(const std::string& args) { return run_cmd(std::string(FROST_MOVIE_ALIGN_EXE) + " " + args); }
+bool exists(const std::string& p) { return access(p.c_str(), F_OK) == 0; }
+
+/// (shiftX, shiftY) per 1-based frame number of a data_global_shift loop.
+std::map<long long, std::pair<double, double>> global_shifts(const std::string& path, const char* x = "rlnMicrographShiftX",
+                                                             const char* y = "rlnMicrographShiftY") {
+  const meta::MetadataFile f = meta::MetadataFile::read(path);
+  const meta::Block& b = f.block("global_shift");
+  const auto frame = b.ints("rlnMicrographFrameNumber");
+  const auto sx = b.doubles(x), sy = b.doubles(y);
+  std::map<long long, std::pair<double, double>> out;
+  for (std::size_t i = 0; i < frame.size(); ++i) out[frame[i]] = {sx[i], sy[i]};
+  return out;
+}
+
+/// One simulated movie per test process: 512² x 12, trajectory T1, gain, dose 4, c 0.2.
+class MovieAlignApp : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    dir_ = new test::TempDir();
+    ASSERT_EQ(simulate("--mode movie --size 512 512 --frames 12 --trajectory T1 --gain --dose 4 --contrast 0.2 "
+                       "--seed 3 --oroot " + file("t1")),
+              0);
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static std::string file(const std::string& name) { return dir_->file(name); }
+  static std::string movie_args() { return "-i " + file("t1.mrcs") + " --gain " + file("t1_gain.mrc"); }
+  static std::string local_args() { return " --patches 2 2 --minLocalRes 256 --controlPoints 4 4 4"; }
+  static test::TempDir* dir_;
+};
+test::TempDir* MovieAlignApp::dir_ = nullptr;
+
+TEST_F(MovieAlignApp, GlobalShiftsMatchTheTruthAndTheMicrographHasThePixelSize) {
+  ASSERT_EQ(align(movie_args() + local_args() + " --oavg " + file("mic.mrc") + " -o " + file("mic.star") +
+                  " --ostar_motion " + file("mic_motion.star")),
+            0);
+  // Both files hold the shift to apply; the truth is relative to frame 1, ours to the reference
+  // frame: compare after re-referencing ours to frame 1 (what the RELION export does).
+  const auto truth = global_shifts(file("t1_truth.star"));
+  const auto ours = global_shifts(file("mic.star"));
+  const auto relion = global_shifts(file("mic_motion.star"));
+  ASSERT_EQ(ours.size(), 12u);
+  ASSERT_EQ(relion.size(), 12u);
+  // Errors after removing their mean offset (§15.1), so frame 1's own error does not count 12 times;
+  // a wrong sign would leave errors of several pixels.
+  std::map<long long, std::pair<double, double>> error;
+  double mx = 0, my = 0;
+  for (const auto& [frame, t] : truth) {
+    error[frame] = {(ours.at(frame).first - ours.at(1).first) - t.first,
+                    (ours.at(frame).second - ours.at(1).second) - t.second};
+    mx += error[frame].first / 12.0;
+    my += error[frame].second / 12.0;
+    EXPECT_NEAR(relion.at(frame).first, ours.at(frame).first - ours.at(1).first, 1e-9);
+    EXPECT_NEAR(relion.at(frame).second, ours.at(frame).second - ours.at(1).second, 1e-9);
+  }
+  double ss = 0, worst = 0;
+  for (const auto& [frame, e] : error) {
+    const double d = std::hypot(e.first - mx, e.second - my);
+    ss += d * d;
+    worst = std::max(worst, d);
+  }
+  const double rms = std::sqrt(ss / 12.0);
+  std::printf("T1 512^2 x 12, dose 4, c 0.2: global shift error vs truth rms %.4f px, max %.4f px "
+              "(last frame ours %.3f %.3f, truth %.3f %.3f)\n",
+              rms, worst, ours.at(12).first - ours.at(1).first, ours.at(12).second - ours.at(1).second,
+              truth.at(12).first, truth.at(12).second);
+  EXPECT_LE(rms, 0.15);
+  EXPECT_LE(worst, 0.30);
+  EXPECT_EQ(relion.at(1).first, 0.0); // RELION export: the first frame is the zero
+
+  const auto mic = io::read_image(file("mic.mrc"));
+  EXPECT_EQ(mic.image.shape(), Shape::image(512, 512));
+  EXPECT_NEAR(mic.info.pixel_size[0], 1.0, 1e-6);
+  const meta::MetadataFile star = meta::MetadataFile::read(file("mic.star"));
+  EXPECT_EQ(star.block("general").get_string("frostMotionModel"), "bspline");
+  EXPECT_EQ(star.block("bspline_coefficients").rows(), 4u * 4u * 4u);
+  EXPECT_EQ(star.block("local_shift").rows(), 4u * 12u);
+  EXPECT_FALSE(exists(file("mic.mrc.tmp")));
+}
+
+TEST_F(MovieAlignApp, BinnedRunReportsRawPixelShifts) {
+  ASSERT_EQ(align(movie_args() + " --skipLocalAlignment -o " + file("b1.star")), 0);
+  ASSERT_EQ(align(movie_args() + " --skipLocalAlignment --bin 2 --oavg " + file("b2.mrc") + " -o " + file("b2.star")), 0);
+  const auto b1 = global_shifts(file("b1.star")), b2 = global_shifts(file("b2.star"));
+  double worst = 0;
+  for (const auto& [frame, s] : b1) {
+    // Relative to frame 1, so that a different reference choice would not matter.
+    const double dx = (b2.at(frame).first - b2.at(1).first) - (s.first - b1.at(1).first);
+    const double dy = (b2.at(frame).second - b2.at(1).second) - (s.second - b1.at(1).second);
+    worst = std::max(worst, std::hypot(dx, dy));
+  }
+  std::printf("--bin 2 versus unbinned: largest shift difference %.2e raw px\n", worst);
+  EXPECT_LE(worst, 0.05);
+  const auto mic = io::read_image(file("b2.mrc"));
+  EXPECT_EQ(mic.image.shape(), Shape::image(256, 256));
+  EXPECT_NEAR(mic.info.pixel_size[0], 2.0, 1e-6); // processing pixel size Ts·b
+  EXPECT_NEAR(meta::MetadataFile::read(file("b2.star")).block("general").get_double("rlnMicrographBinning"), 2.0, 1e-9);
+}
+
+TEST_F(MovieAlignApp, TrajectoriesReproduceTheFittedShifts) {
+  ASSERT_EQ(align(movie_args() + local_args() + " -o " + file("loc.star")), 0);
+  const meta::MetadataFile star = meta::MetadataFile::read(file("loc.star"));
+  const meta::Block& local = star.block("local_shift");
+  const auto patch = local.ints("frostPatchIndex");
+  const auto frame = local.ints("frostFrameIndex");
+  const auto cx = local.doubles("rlnCoordinateX"), cy = local.doubles("rlnCoordinateY");
+  const auto fx = local.doubles("frostFittedShiftX"), fy = local.doubles("frostFittedShiftY");
+  std::vector<double> px, py; // patch centres in patch order
+  for (std::size_t i = 0; i < patch.size(); ++i)
+    if (static_cast<std::size_t>(patch[i]) == px.size()) {
+      px.push_back(cx[i]);
+      py.push_back(cy[i]);
+    }
+  ASSERT_EQ(px.size(), 4u);
+  meta::MetadataFile coords(meta::Dialect::Relion31);
+  coords.add_block("particles").set_column("rlnCoordinateX", px);
+  coords.block("particles").set_column("rlnCoordinateY", py);
+  coords.write(file("coords.star"));
+  ASSERT_EQ(align("trajectories --alignment " + file("loc.star") + " --coords " + file("coords.star") + " --out " +
+                  file("traj.star")),
+            0);
+  const meta::Block traj = meta::MetadataFile::read(file("traj.star")).block("trajectories");
+  ASSERT_EQ(traj.rows(), 4u * 12u);
+  const auto tx = traj.doubles("rlnMicrographShiftX"), ty = traj.doubles("rlnMicrographShiftY");
+  const auto tf = traj.ints("frostFrameIndex");
+  const auto tcx = traj.doubles("rlnCoordinateX");
+  double worst = 0;
+  for (std::size_t i = 0; i < patch.size(); ++i) {
+    const std::size_t row = static_cast<std::size_t>(patch[i]) * 12u + static_cast<std::size_t>(frame[i]);
+    ASSERT_EQ(tf[row], frame[i]);
+    ASSERT_EQ(tcx[row], cx[i]);
+    worst = std::max({worst, std::abs(tx[row] - fx[i]), std::abs(ty[row] - fy[i])});
+  }
+  std::printf("trajectories at the patch centres vs fitted shifts: largest difference %.2e px\n", worst);
+  EXPECT_LE(worst, 1e-4);
+
+  // Xmipp layout of the same model: L_x·L_y·L_t total-shift coefficients per axis (§15.7).
+  ASSERT_EQ(align(movie_args() + local_args() + " -o " + file("loc.xmd")), 0);
+  const meta::MetadataFile xmd = meta::MetadataFile::read(file("loc.xmd"));
+  const meta::Block& la = xmd.block("localAlignment");
+  EXPECT_EQ(la.get_vector("localAlignmentCoeffsX").size(), 64u);
+  EXPECT_EQ(la.get_vector("localAlignmentCoeffsY").size(), 64u);
+  EXPECT_EQ(la.get_vector("localAlignmentControlPoints"), (std::vector<double>{4, 4, 4}));
+  EXPECT_EQ(xmd.block("frameShifts").rows(), 12u);
+  EXPECT_EQ(xmd.block("referenceFrame").get_int("ref"),
+            meta::MetadataFile::read(file("loc.star")).block("general").get_int("frostReferenceFrame"));
+}
+
+TEST_F(MovieAlignApp, BadInputExitCodesLeaveNoOutput) {
+  const std::string out = " --oavg " + file("bad.mrc") + " -o " + file("bad.star");
+  EXPECT_EQ(align("-i " + file("missing.mrcs") + out), 3);
+  EXPECT_EQ(align(movie_args() + " --frameRange 2 9 --frameRangeSum 1 5" + out), 2);
+  EXPECT_EQ(align(movie_args() + " --frameRange 2 9 --frameRangeSum 3 10" + out), 2);
+  EXPECT_EQ(align(movie_args() + " --frameRange 0 1" + out), 3); // fewer than 3 frames
+  ASSERT_EQ(simulate("--mode movie --size 256 256 --frames 4 --noise_free --oroot " + file("small")), 0);
+  EXPECT_EQ(align("-i " + file("small.mrcs") + " --gain " + file("t1_gain.mrc") + out), 3); // gain size mismatch
+  EXPECT_EQ(align(movie_args() + " --device 0" + out), 4);
+  EXPECT_EQ(align(movie_args() + " --controlPoints 2 4 4" + out), 2);
+  EXPECT_FALSE(exists(file("bad.mrc")));
+  EXPECT_FALSE(exists(file("bad.star")));
+}
+
+TEST_F(MovieAlignApp, BatchGoesOnAfterAFailureAndSkipsDoneMovies) {
+  {
+    std::ofstream list(file("movies.txt"));
+    list << "# two movies, the first missing\n" << file("nothere.mrcs") << "\n\n" << file("t1.mrcs") << "\n";
+  }
+  const std::string args = "-i " + file("movies.txt") + " --gain " + file("t1_gain.mrc") +
+                           " --skipLocalAlignment --oavg " + file("{movie}_batch.mrc");
+  EXPECT_EQ(align(args), 3); // the missing movie's exit code, after the batch went on
+  EXPECT_TRUE(exists(file("t1_batch.mrc")));
+  EXPECT_TRUE(exists(file("t1_batch_align.star")));
+  EXPECT_EQ(align(args + " -o " + file("fixed.star")), 2); // an output without {movie} would be overwritten
+}
+
+// §15.7 sign: the content of frame t is the specimen translated by (+t, 0) (an exact periodic roll),
+// so every exported shiftX decreases by 1 px per frame and warping frame t by its stored shift gives
+// back frame 0.
+TEST(MovieAlignSign, ContentMovingRightGivesDecreasingShiftX) {
+  test::TempDir dir;
+  const index_t n = 256;
+  const int frames = 8;
+  const Image<float> specimen = sim::make_specimen(n, n, 1.0, 0.0, 11);
+  Image<float> movie(Shape::image(n, n, frames));
+  for (int t = 0; t < frames; ++t)
+    for (index_t y = 0; y < n; ++y)
+      for (index_t x = 0; x < n; ++x) movie(x, y, 0, t) = 1.0f + 0.1f * specimen((x - t + n) % n, y);
+  io::MrcWriteOptions o;
+  o.pixel_size = 1.0;
+  o.content = io::Content::Stack;
+  io::write_image(dir.file("right.mrcs"), movie.cview(), o);
+
+  const std::string base = "-i " + dir.file("right.mrcs") + " --skipLocalAlignment --reference first";
+  ASSERT_EQ(align(base + " -o " + dir.file("a.star") + " --ostar_motion " + dir.file("r.star") + " --oaligned " +
+                  dir.file("aligned.mrcs")),
+            0);
+  ASSERT_EQ(align(base + " -o " + dir.file("a.xmd")), 0);
+  const auto frost_star = global_shifts(dir.file("a.star"));
+  const auto relion = global_shifts(dir.file("r.star"));
+  const meta::Block xmd = meta::MetadataFile::read(dir.file("a.xmd")).block("frameShifts");
+  const auto xmipp_x = xmd.doubles("shiftX");
+  ASSERT_EQ(xmipp_x.size(), static_cast<std::size_t>(frames));
+  double worst = 0;
+  for (int t = 0; t < frames; ++t) {
+    const double expected = -t; // reference frame 0
+    worst = std::max({worst, std::abs(frost_star.at(t + 1).first - expected), std::abs(relion.at(t + 1).first - expected),
+                      std::abs(xmipp_x[static_cast<std::size_t>(t)] - expected), std::abs(frost_star.at(t + 1).second)});
+  }
+  std::printf("+1 px/frame movie: largest deviation of the exported shifts from -t: %.4f px\n", worst);
+  EXPECT_LE(worst, 0.05);
+
+  const auto aligned = io::read_stack(dir.file("aligned.mrcs"));
+  ASSERT_EQ(aligned.image.shape(), Shape::image(n, n, frames));
+  double worst_rel = 0;
+  for (int t = 1; t < frames; ++t) {
+    double num = 0, den = 0;
+    for (index_t y = 16; y < n - 16; ++y)
+      for (index_t x = 16; x < n - 16; ++x) {
+        const double d = aligned.image(x, y, 0, t) - movie(x, y, 0, 0);
+        num += d * d;
+        den += (movie(x, y, 0, 0) - 1.0) * (movie(x, y, 0, 0) - 1.0);
+      }
+    worst_rel = std::max(worst_rel, std::sqrt(num / den));
+  }
+  std::printf("warped frames vs frame 0: largest relative rms %.4f over the interior\n", worst_rel);
+  EXPECT_LE(worst_rel, 0.05);
+}
+
+} // namespace
+} // namespace frost
