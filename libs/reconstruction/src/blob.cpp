@@ -6,6 +6,7 @@
 #include "frost/core/error.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 BlobTable::BlobTable(const BlobParams& p, int size, bool normalise) : params_(p) {
   FROST_EXPECTS(size >= 2, "blob table needs at least 2 entries");
@@ -16,7 +17,7 @@ BlobTable::BlobTable(const BlobParams& p, int size, bool normalise) : params_(p)
   values_.resize(static_cast<std::size_t>(size));
   for (int i = 0; i < size; ++i) {
     const double r = p.radius * std::sqrt(static_cast<double>(i) / (size - 1));
-    values_[static_cast<std::size_t>(i)] = static_cast<float>(scale_ * blob_value(r, p, ima));
+    values_[static_cast<std::size_t>(i)] = static_cast<Real>(scale_ * blob_value(r, p, ima));
   }
 }
 
@@ -25,8 +26,8 @@ BlobTableView BlobTable::view() const noexcept {
   v.data = values_.data();
   v.size = size();
   const double a2 = params_.radius * params_.radius;
-  v.inv_step = static_cast<float>((size() - 1) / a2);
-  v.radius2 = static_cast<float>(a2);
+  v.inv_step = static_cast<Real>((size() - 1) / a2);
+  v.radius2 = static_cast<Real>(a2);
   return v;
 }
 
@@ -37,7 +38,7 @@ TableAccuracy measure_table_accuracy(const BlobTable& table, int samples, double
   TableAccuracy acc;
   for (int i = 0; i < samples; ++i) {
     const double r = p.radius * i / (samples - 1.0);
-    const float d2 = static_cast<float>(r * r);
+    const Real d2 = static_cast<Real>(r * r);
     const double k = blob_value(r, p, ima); // K(0) = 1
     const double tn = v.nearest(d2) / table.scale();
     const double tl = v.linear(d2) / table.scale();
@@ -52,7 +53,7 @@ TableAccuracy measure_table_accuracy(const BlobTable& table, int samples, double
   return acc;
 }
 
-void apply_gridding_correction(View<float> volume, const BlobParams& p, double padded_size) {
+void apply_gridding_correction(View<Real> volume, const BlobParams& p, double padded_size) {
   FROST_EXPECTS(padded_size > 0, "padded size must be positive");
   const double ima = bessel_i(p.order, p.alpha);
   const double k0 = blob_fourier(0.0, p, ima);
@@ -71,9 +72,10 @@ void apply_gridding_correction(View<float> volume, const BlobParams& p, double p
       for (index_t y = 0; y < s.y; ++y)
         for (index_t x = 0; x < s.x; ++x) {
           const index_t r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz);
-          float& v = volume(x, y, z, n);
-          v = static_cast<float>(v * inv_kappa[static_cast<std::size_t>(r2)]);
+          Real& v = volume(x, y, z, n);
+          v = static_cast<Real>(v * inv_kappa[static_cast<std::size_t>(r2)]);
         }
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

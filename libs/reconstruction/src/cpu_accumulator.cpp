@@ -7,17 +7,18 @@
 #include "frost/reconstruction/gather.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 namespace {
 
 /// Plain adds: within one traverse space a voxel belongs to one column, and the spaces are
 /// processed one after the other, so no two threads touch the same voxel at once.
 struct HostAdd {
-  fft::Complex* g;
-  float* w;
+  RealComplex* g;
+  Real* w;
   int side;
-  void operator()(int x, int y, int z, float gr, float gi, float ws) const {
+  void operator()(int x, int y, int z, Real gr, Real gi, Real ws) const {
     const std::size_t i = (std::size_t(z) * side + y) * side + x;
-    g[i] += fft::Complex(gr, gi);
+    g[i] += RealComplex(gr, gi);
     w[i] += ws;
   }
 };
@@ -27,7 +28,7 @@ void insert_spaces(const SampleBatch& batch, FullGrid& grid, const Reconstructio
                    const Weight& weight) {
   const SampleView view = batch.view();
   const HostAdd add{grid.data.data(), grid.weight.data(), grid.side()};
-  const float radius = static_cast<float>(settings.blob.radius);
+  const Real radius = static_cast<Real>(settings.blob.radius);
   const int spaces = batch.space_count();
   for (int s = 0; s < spaces; ++s) {
     const TraverseSpace& ts = batch.spaces()[s];
@@ -99,4 +100,5 @@ std::unique_ptr<GridAccumulator> make_cpu_accumulator(const ReconstructionSettin
   return std::make_unique<CpuAccumulator>(settings, layout, grids);
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

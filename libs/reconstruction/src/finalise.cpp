@@ -10,8 +10,12 @@
 #include "frost/fft/plan.hpp"
 #include "frost/fft/planner.hpp"
 #include "frost/reconstruction/blob.hpp"
+#if FROST_RECON_DOUBLE
+#include "fftw_double.hpp"
+#endif
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
@@ -21,7 +25,7 @@ int wrap(int k, int n) { return ((k % n) + n) % n; }
 /// Xmipp's extra apodisation correction (§5.9 step 7, mode xmipp): divide by sinc^2(r / 2N) and
 /// rescale by the mean of that factor over the volume. The factor depends on r^2 only (an
 /// integer), so it is tabulated per r^2.
-void apply_xmipp_sinc_correction(Image<float>& v) {
+void apply_xmipp_sinc_correction(Image<Real>& v) {
   const int N = static_cast<int>(v.shape().x), c = N / 2;
   const int rmax = std::max(c, N - 1 - c);
   std::vector<double> s(static_cast<std::size_t>(3 * rmax * rmax + 1));
@@ -41,12 +45,12 @@ void apply_xmipp_sinc_correction(Image<float>& v) {
   for (int z = 0; z < N; ++z)
     for (int y = 0; y < N; ++y)
       for (int x = 0; x < N; ++x)
-        v(x, y, z) = static_cast<float>(v(x, y, z) * mean / s[static_cast<std::size_t>(r2_of(x, y, z))]);
+        v(x, y, z) = static_cast<Real>(v(x, y, z) * mean / s[static_cast<std::size_t>(r2_of(x, y, z))]);
 }
 
 } // namespace
 
-Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, const GridLayout& layout,
+Image<Real> finalise(HalfGrid& grid, const ReconstructionSettings& settings, const GridLayout& layout,
                       const FinaliseOptions& options) {
   FROST_EXPECTS(grid.M == layout.M, "grid.M == layout.M");
   symmetrise_kx0_plane(grid);
@@ -59,12 +63,12 @@ Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, co
   // in parallel (first touch by the threads that fill it).
   const fft::FftSpec spec = fft::FftSpec::c2r(Shape::volume(P, P, P), fft::Placement::InPlace);
   const Shape spectrum_shape = spec.input_shape(), real_shape = spec.output_shape();
-  HostBuffer<fft::Complex> buffer(static_cast<std::size_t>(spectrum_shape.total()));
-  View<fft::Complex> spectrum{buffer.data(), spectrum_shape};
+  HostBuffer<RealComplex> buffer(static_cast<std::size_t>(spectrum_shape.total()));
+  View<RealComplex> spectrum{buffer.data(), spectrum_shape};
   {
     const std::int64_t plane = spectrum_shape.x * spectrum_shape.y;
 #pragma omp parallel for schedule(static)
-    for (int z = 0; z < P; ++z) std::fill(buffer.data() + z * plane, buffer.data() + (z + 1) * plane, fft::Complex(0));
+    for (int z = 0; z < P; ++z) std::fill(buffer.data() + z * plane, buffer.data() + (z + 1) * plane, RealComplex(0));
   }
   // c23 = pad_proj^2 / (N pad_vol^3) = 1 / P: undoes the 1/P^2 forward scaling of the images
   // against the unnormalised inverse over P^3 samples (§5.9 step 4).
@@ -85,11 +89,15 @@ Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, co
         if (!(w > kMinWeight)) continue;
         const double f = c23 / (w + eps);
         spectrum(kx, wrap(ky, P), wrap(kz, P)) +=
-            fft::Complex(static_cast<float>(grid.data[2 * i] * f), static_cast<float>(grid.data[2 * i + 1] * f));
+            RealComplex(static_cast<Real>(grid.data[2 * i] * f), static_cast<Real>(grid.data[2 * i + 1] * f));
       }
     }
   }
-  View<float> padded{reinterpret_cast<float*>(buffer.data()), real_shape};
+  View<Real> padded{reinterpret_cast<Real*>(buffer.data()), real_shape};
+#if FROST_RECON_DOUBLE
+  FROST_EXPECTS(options.backend == fft::Backend::Cpu, "the double build finalises on the CPU only");
+  fftw_c2r_3d_in_place(buffer.data(), P);
+#else
   if (options.backend == fft::Backend::Cpu) {
     fft::PlanOptions opts;
     opts.rigor = fft::FftRigor::Estimate; // deterministic, and the transform runs once
@@ -103,7 +111,8 @@ Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, co
     planner->synchronize();
     device.download(buffer.data(), spec.output_bytes());
   }
-  Image<float> out(Shape::volume(N, N, N));
+#endif
+  Image<Real> out(Shape::volume(N, N, N));
   const int c = N / 2;
 #pragma omp parallel for schedule(static)
   for (int z = 0; z < N; ++z)
@@ -121,4 +130,5 @@ Image<float> weights_volume(const HalfGrid& grid) {
   return v;
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

@@ -8,6 +8,7 @@
 #include "frost/fft/fft.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 double crossing_resolution(const std::vector<double>& fsc, index_t box, double pixel_size,
                            double threshold) {
@@ -84,4 +85,5 @@ FscCurve fsc_volumes(View<const float> a, View<const float> b, double pixel_size
   return fsc_half_spectra(fa.cview(), fb.cview(), real, pixel_size);
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

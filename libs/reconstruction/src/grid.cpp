@@ -5,6 +5,7 @@
 #include "frost/core/error.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 FullGrid::FullGrid(const GridLayout& layout)
     : data(Shape::volume(layout.side(), layout.side(), layout.side())),
@@ -44,7 +45,7 @@ std::vector<BlobTap> blob_convolution_taps(const BlobTable& table) {
   for (int dz = -r; dz <= r; ++dz)
     for (int dy = -r; dy <= r; ++dy)
       for (int dx = -r; dx <= r; ++dx) {
-        const float d2 = float(dx * dx + dy * dy + dz * dz);
+        const Real d2 = Real(dx * dx + dy * dy + dz * dz);
         if (d2 <= a * a) {
           BlobTap t;
           t.dx = dx;
@@ -61,24 +62,24 @@ void convolve_with_blob(FullGrid& grid, const BlobTable& table) {
   const int side = grid.side();
   const std::vector<BlobTap> taps = blob_convolution_taps(table);
   const int count = static_cast<int>(taps.size());
-  const fft::Complex* g = grid.data.data();
-  const float* gw = grid.weight.data();
-  const auto load = [g, gw, side](int x, int y, int z, float& re, float& im, float& w) {
+  const RealComplex* g = grid.data.data();
+  const Real* gw = grid.weight.data();
+  const auto load = [g, gw, side](int x, int y, int z, Real& re, Real& im, Real& w) {
     const std::size_t i = (std::size_t(z) * side + y) * side + x;
     re = g[i].real();
     im = g[i].imag();
     w = gw[i];
   };
   FullGrid out;
-  out.data = Image<fft::Complex>(grid.data.shape());
-  out.weight = Image<float>(grid.weight.shape());
+  out.data = Image<RealComplex>(grid.data.shape());
+  out.weight = Image<Real>(grid.weight.shape());
 #pragma omp parallel for schedule(static)
   for (int z = 0; z < side; ++z)
     for (int y = 0; y < side; ++y)
       for (int x = 0; x < side; ++x) {
-        float re, im, w;
+        Real re, im, w;
         convolve_voxel(taps.data(), count, x, y, z, side, load, re, im, w);
-        out.data(x, y, z) = fft::Complex(re, im);
+        out.data(x, y, z) = RealComplex(re, im);
         out.weight(x, y, z) = w;
       }
   grid = std::move(out);
@@ -89,9 +90,9 @@ void fold_into(const FullGrid& grid, HalfGrid& out) {
   const int M = side - 1;
   FROST_EXPECTS(out.M == M, "out.M == M");
   const int h = M / 2;
-  const fft::Complex* g = grid.data.data();
-  const float* gw = grid.weight.data();
-  const auto load = [g, gw, side](int x, int y, int z, float& re, float& im, float& w) {
+  const RealComplex* g = grid.data.data();
+  const Real* gw = grid.weight.data();
+  const auto load = [g, gw, side](int x, int y, int z, Real& re, Real& im, Real& w) {
     const std::size_t i = (std::size_t(z) * side + y) * side + x;
     re = g[i].real();
     im = g[i].imag();
@@ -139,4 +140,5 @@ void symmetrise_kx0_plane(HalfGrid& g) {
     }
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

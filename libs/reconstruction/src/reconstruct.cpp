@@ -16,6 +16,7 @@
 #include "frost/reconstruction/sample_preparer.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -149,7 +150,7 @@ std::vector<HalfGrid> accumulate(const ReconstructionSettings& settings, const G
   return out;
 }
 
-Image<float> reconstruct_cpu(const ReconstructionSettings& settings, const geom::SymmetryGroup& group,
+Image<Real> reconstruct_cpu(const ReconstructionSettings& settings, const geom::SymmetryGroup& group,
                              View<const float> stack, const std::vector<ParticleRecord>& particles,
                              int buffer_size) {
   FROST_EXPECTS(stack.shape.n * stack.shape.z >= static_cast<index_t>(particles.size()), "stack.shape.n * stack.shape.z >= static_cast<index_t>(particles.size())");
@@ -170,4 +171,5 @@ Image<float> reconstruct_cpu(const ReconstructionSettings& settings, const geom:
   return finalise(grids[0], settings, layout);
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

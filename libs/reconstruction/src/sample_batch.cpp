@@ -3,6 +3,7 @@
 #include "frost/core/error.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 SampleBatch::SampleBatch(const GridLayout& layout, int capacity, int symmetries, bool with_gw,
                          HostMemory memory)
@@ -28,4 +29,5 @@ SampleView SampleBatch::view() const {
   return v;
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

@@ -7,8 +7,12 @@
 #include "frost/fft/planner.hpp"
 #include "frost/geometry/euler.hpp"
 #include "frost/reconstruction/traverse_space.hpp"
+#if FROST_RECON_DOUBLE
+#include "fftw_double.hpp"
+#endif
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
@@ -23,22 +27,30 @@ SamplePreparer::SamplePreparer(const ReconstructionSettings& settings, const Gri
       padded_(Shape::image(layout.padded, layout.padded)),
       spectrum_(Shape::image(layout.padded / 2 + 1, layout.padded)),
       gf_(static_cast<std::size_t>(layout.sample_pixels())) {
+#if FROST_RECON_DOUBLE
+  plan_ = std::make_shared<const FftwImageR2C>(layout.padded);
+#else
   fft::PlanOptions opts;
   opts.threads = 1;                       // one preparer per thread
   opts.rigor = fft::FftRigor::Estimate;   // deterministic plans: results must not depend on timing
   plan_ = fft::shared_planner(fft::Backend::Cpu)->plan(fft::FftSpec::r2c(padded_.shape()), opts);
+#endif
 }
 
-void SamplePreparer::transform(View<const float> image, double shift_x, double shift_y, fft::Complex* out) {
+void SamplePreparer::transform(View<const float> image, double shift_x, double shift_y, RealComplex* out) {
   const int N = layout_.box, P = layout_.padded, c = N / 2;
   // Pad and centre in one step: pixel offset r from the image centre goes to index r mod P
   // (the ifftshift of the centred padded image), so phases refer to the image centre.
-  std::fill(padded_.begin(), padded_.end(), 0.0f);
+  std::fill(padded_.begin(), padded_.end(), Real(0));
   for (int y = 0; y < N; ++y) {
-    float* row = padded_.data() + std::size_t(wrap(y - c, P)) * P;
+    Real* row = padded_.data() + std::size_t(wrap(y - c, P)) * P;
     for (int x = 0; x < N; ++x) row[wrap(x - c, P)] = image(x, y);
   }
+#if FROST_RECON_DOUBLE
+  plan_->execute(padded_.data(), spectrum_.data());
+#else
   plan_.execute(padded_.cview(), spectrum_.view());
+#endif
   const int fx = layout_.fx, fy = layout_.fy, half = layout_.M / 2;
   const double limit = layout_.max_frequency_sq();
   const double scale = 1.0 / (double(P) * P);
@@ -50,8 +62,8 @@ void SamplePreparer::transform(View<const float> image, double shift_x, double s
   for (int row = 0; row < fy; ++row) ramp_y_[row] = std::polar(1.0, -2.0 * kPi * (row - half) * shift_y / P);
   for (int row = 0; row < fy; ++row) {
     const int ky = row - half;
-    const fft::Complex* src = spectrum_.data() + std::size_t(wrap(ky, P)) * (P / 2 + 1);
-    fft::Complex* dst = out + std::size_t(row) * fx;
+    const RealComplex* src = spectrum_.data() + std::size_t(wrap(ky, P)) * (P / 2 + 1);
+    RealComplex* dst = out + std::size_t(row) * fx;
     const std::complex<double> ry = ramp_y_[row];
     for (int kx = 0; kx < fx; ++kx) {
       if (double(kx) * kx + double(ky) * ky > limit) {
@@ -59,12 +71,12 @@ void SamplePreparer::transform(View<const float> image, double shift_x, double s
         continue;
       }
       const std::complex<double> v = std::complex<double>(src[kx].real(), src[kx].imag()) * (ramp_x_[kx] * ry);
-      dst[kx] = fft::Complex(static_cast<float>(v.real()), static_cast<float>(v.imag()));
+      dst[kx] = RealComplex(static_cast<Real>(v.real()), static_cast<Real>(v.imag()));
     }
   }
 }
 
-void SamplePreparer::ctf_factors(const ctf::CtfParams& params, float* gf, float* gw) const {
+void SamplePreparer::ctf_factors(const ctf::CtfParams& params, Real* gf, Real* gw) const {
   const int fx = layout_.fx, fy = layout_.fy, half = layout_.M / 2;
   const double to_inv_a = 1.0 / (layout_.padded * settings_.pixel_size);
   const ctf::CtfEvaluator ctf = ctf::CtfEvaluator::from(params);
@@ -111,7 +123,7 @@ void SamplePreparer::ctf_factors(const ctf::CtfParams& params, float* gf, float*
   }
 }
 
-void SamplePreparer::traverse_spaces(const geom::EulerAngles& pose, int slot, float weight,
+void SamplePreparer::traverse_spaces(const geom::EulerAngles& pose, int slot, Real weight,
                                      TraverseSpace* out) const {
   const geom::Mat3d A = geom::euler_to_matrix(pose);
   const geom::Mat3d At = A.transposed();
@@ -136,20 +148,21 @@ void SamplePreparer::prepare(View<const float> image, const ParticleRecord& part
         throw_input_error(particle.image, "non-finite pixel at (" + std::to_string(x) + ", " +
                                               std::to_string(y) + ") (metadata row " +
                                               std::to_string(particle.row + 1) + ")");
-  fft::Complex* spectrum = batch.spectrum(slot);
+  RealComplex* spectrum = batch.spectrum(slot);
   transform(image, particle.shift_x, particle.shift_y, spectrum);
   if (settings_.ctf != CtfMode::None) {
     if (!particle.has_ctf)
       throw_input_error(particle.image, "CTF correction requested but metadata row " +
                                             std::to_string(particle.row + 1) + " has no CTF parameters");
-    float* gw = batch.gw(slot);
+    Real* gw = batch.gw(slot);
     FROST_EXPECTS(gw != nullptr, "gw != nullptr");
     ctf_factors(particle.ctf, gf_.data(), gw);
     const std::size_t n = batch.pixels();
     for (std::size_t p = 0; p < n; ++p) spectrum[p] *= gf_[p];
   }
-  const float weight = settings_.use_weights ? static_cast<float>(particle.weight) : 1.0f;
+  const Real weight = settings_.use_weights ? static_cast<Real>(particle.weight) : Real(1);
   traverse_spaces(particle.pose, slot, weight, batch.spaces(slot));
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

@@ -6,6 +6,7 @@
 #include "frost/core/error.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 GridLayout make_grid_layout(const ReconstructionSettings& s) {
   if (s.box < 2) throw_usage_error("box size " + std::to_string(s.box) + " is too small (need >= 2)");
@@ -36,4 +37,5 @@ std::string describe(const GridLayout& g) {
   return os.str();
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

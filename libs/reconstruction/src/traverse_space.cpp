@@ -5,9 +5,10 @@
 #include <limits>
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 TraverseSpace make_traverse_space(const geom::Mat3d& a_sl, const GridLayout& layout, double b,
-                                  int projection_index, float weight) {
+                                  int projection_index, Real weight) {
   using geom::Vec3d;
   TraverseSpace ts;
   const double half = 0.5 * layout.M;
@@ -34,13 +35,13 @@ TraverseSpace make_traverse_space(const geom::Mat3d& a_sl, const GridLayout& lay
   ts.max_x = clip(std::ceil(hi[0]));
   ts.max_y = clip(std::ceil(hi[1]));
   ts.max_z = clip(std::ceil(hi[2]));
-  ts.max_distance_sqr = static_cast<float>((layout.fx + b) * (layout.fx + b));
+  ts.max_distance_sqr = static_cast<Real>((layout.fx + b) * (layout.fx + b));
   // Step 4: the two planes bounding the slab of half-width b.
   const Vec3d centre{half, half, half};
-  ts.bottom_origin = (a_sl * Vec3d{x1, y0, b} + centre).cast<float>();
-  ts.top_origin = (a_sl * Vec3d{x1, y0, -b} + centre).cast<float>();
+  ts.bottom_origin = (a_sl * Vec3d{x1, y0, b} + centre).cast<Real>();
+  ts.top_origin = (a_sl * Vec3d{x1, y0, -b} + centre).cast<Real>();
   const Vec3d n = a_sl * Vec3d{0, 0, 1};
-  ts.unit_normal = n.cast<float>();
+  ts.unit_normal = n.cast<Real>();
   // Step 5: iterate over the plane the slice projects onto with the largest area.
   const double ax = std::abs(n.x), ay = std::abs(n.y), az = std::abs(n.z);
   if (ax >= ay && ax >= az)
@@ -50,9 +51,10 @@ TraverseSpace make_traverse_space(const geom::Mat3d& a_sl, const GridLayout& lay
   else
     ts.dir = kPlaneXY;
   ts.projection_index = projection_index;
-  ts.transform_inv = a_sl.transposed().cast<float>();
+  ts.transform_inv = a_sl.transposed().cast<Real>();
   ts.weight = weight;
   return ts;
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

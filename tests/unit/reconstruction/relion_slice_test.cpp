@@ -127,7 +127,9 @@ TEST_P(RelionSections, PreparedSamplesAreSectionsOfTheMap) {
   const bool shifted = std::string(stack).find("shifted") != std::string::npos;
   EXPECT_GE(good, shifted ? 0.98 : 0.995);
   EXPECT_LE(transposed, 0.6);
-  if (shifted) EXPECT_LE(negated, 0.6);
+  if (shifted) {
+    EXPECT_LE(negated, 0.6);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AspireData, RelionSections,

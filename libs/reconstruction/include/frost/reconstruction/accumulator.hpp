@@ -8,11 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "frost/reconstruction/precision.hpp"
 #include "frost/reconstruction/grid.hpp"
 #include "frost/reconstruction/sample_batch.hpp"
 #include "frost/reconstruction/settings.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 class GridAccumulator {
 public:
@@ -40,4 +42,5 @@ std::unique_ptr<GridAccumulator> make_cpu_accumulator(const ReconstructionSettin
 void insert_batch_cpu(const SampleBatch& batch, FullGrid& grid, const ReconstructionSettings& settings,
                       const BlobTable& table);
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

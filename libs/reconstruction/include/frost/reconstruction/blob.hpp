@@ -9,10 +9,12 @@
 #include <cmath>
 #include <vector>
 
+#include "frost/reconstruction/precision.hpp"
 #include "frost/core/hd.hpp"
 #include "frost/core/image.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 /// Blob parameters. Defaults follow the Xmipp/RELION code: a = 1.9, m = 0, alpha = 15.
 struct BlobParams {
@@ -161,27 +163,27 @@ FROST_HD inline double gridding_correction(double r, double padded_size, const B
   return blob_fourier(r / padded_size, p, i_m_alpha) / blob_fourier(0.0, p, i_m_alpha);
 }
 
-/// Device-copyable view of a BlobTable: T floats sampled uniformly in squared distance,
+/// Device-copyable view of a BlobTable: T Reals sampled uniformly in squared distance,
 /// entry i = scale * K(a sqrt(i/(T-1))).
 struct BlobTableView {
-  const float* data = nullptr;
+  const Real* data = nullptr;
   int size = 0;            ///< T
-  float inv_step = 0.0f;   ///< (T-1)/a^2
-  float radius2 = 0.0f;    ///< a^2
+  Real inv_step = 0;       ///< (T-1)/a^2
+  Real radius2 = 0;        ///< a^2
 
   /// Xmipp lookup: entry floor(d2 (T-1)/a^2 + 0.5); 0 beyond the radius.
-  FROST_HD float nearest(float d2) const {
-    if (d2 > radius2) return 0.0f;
-    const int i = static_cast<int>(d2 * inv_step + 0.5f);
+  FROST_HD Real nearest(Real d2) const {
+    if (d2 > radius2) return Real(0);
+    const int i = static_cast<int>(d2 * inv_step + Real(0.5));
     return data[i < size ? i : size - 1];
   }
   /// Linear interpolation between the two neighbouring entries; 0 beyond the radius.
-  FROST_HD float linear(float d2) const {
-    if (d2 > radius2) return 0.0f;
-    const float x = d2 * inv_step;
+  FROST_HD Real linear(Real d2) const {
+    if (d2 > radius2) return Real(0);
+    const Real x = d2 * inv_step;
     int i = static_cast<int>(x);
     if (i >= size - 1) return data[size - 1];
-    const float f = x - static_cast<float>(i);
+    const Real f = x - static_cast<Real>(i);
     return data[i] + f * (data[i + 1] - data[i]);
   }
 };
@@ -199,16 +201,16 @@ public:
   /// The factor every entry carries: iw0 when normalised, else 1.
   double scale() const noexcept { return scale_; }
   int size() const noexcept { return static_cast<int>(values_.size()); }
-  const std::vector<float>& values() const noexcept { return values_; }
+  const std::vector<Real>& values() const noexcept { return values_; }
   BlobTableView view() const noexcept;
 
-  float nearest(float d2) const { return view().nearest(d2); }
-  float linear(float d2) const { return view().linear(d2); }
+  Real nearest(Real d2) const { return view().nearest(d2); }
+  Real linear(Real d2) const { return view().linear(d2); }
 
 private:
   BlobParams params_;
   double scale_ = 1.0;
-  std::vector<float> values_;
+  std::vector<Real> values_;
 };
 
 /// Accuracy of a table against direct evaluation on `samples` uniform radii in [0, a]:
@@ -223,6 +225,7 @@ TableAccuracy measure_table_accuracy(const BlobTable& table, int samples = 10000
 
 /// @brief Divides a real-space volume (box N, centre at index floor(N/2) on each axis) by the
 /// gridding correction kappa(r) of a reconstruction on a padded grid of `padded_size` samples.
-void apply_gridding_correction(View<float> volume, const BlobParams& p, double padded_size);
+void apply_gridding_correction(View<Real> volume, const BlobParams& p, double padded_size);
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

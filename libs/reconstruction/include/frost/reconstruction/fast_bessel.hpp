@@ -6,9 +6,11 @@
 /// for orders 2-4. FROST_HD: the same code runs in the CPU loops and the CUDA kernels.
 #include <math.h>
 
+#include "frost/reconstruction/precision.hpp"
 #include "frost/core/hd.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 FROST_HD inline float bessel_i0_fast(float x) {
   const float ax = x < 0 ? -x : x;
@@ -54,4 +56,5 @@ FROST_HD inline float bessel_im_fast(int m, float x) {
   return i1;
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

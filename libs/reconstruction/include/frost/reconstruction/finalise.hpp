@@ -3,12 +3,14 @@
 /// @brief From a folded half grid to the map (fourier-reconstruction.md §5.9 steps 3-7):
 /// Hermitian kx = 0 plane, division G/W, placement into the FFT layout of the padded volume,
 /// unnormalised inverse 3-D FFT, crop to N^3, gridding correction.
+#include "frost/reconstruction/precision.hpp"
 #include "frost/core/image.hpp"
 #include "frost/fft/spec.hpp"
 #include "frost/reconstruction/grid.hpp"
 #include "frost/reconstruction/settings.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 /// W below this is treated as no data (Xmipp ACCURACY).
 inline constexpr double kMinWeight = 0.001;
@@ -22,11 +24,13 @@ struct FinaliseOptions {
 };
 
 /// @brief The N^3 map (centre at floor(N/2)) from a half grid that holds the sum of every
-/// partial grid. `grid` is symmetrised on the kx = 0 plane in place.
-Image<float> finalise(HalfGrid& grid, const ReconstructionSettings& settings, const GridLayout& layout,
+/// partial grid. `grid` is symmetrised on the kx = 0 plane in place. The double build computes
+/// in double throughout (inverse FFT included) and supports the CPU backend only.
+Image<Real> finalise(HalfGrid& grid, const ReconstructionSettings& settings, const GridLayout& layout,
                       const FinaliseOptions& options = {});
 
 /// The folded weights as a float volume of (M/2+1) x (M+1) x (M+1) for `--save_weights`.
 Image<float> weights_volume(const HalfGrid& grid);
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

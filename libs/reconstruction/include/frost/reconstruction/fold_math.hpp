@@ -5,29 +5,31 @@
 /// convolve_with_blob / fold_into (grid.cpp) and the CUDA finish kernel (cuda/reconstruction)
 /// call them, so both backends compute every folded voxel with the same operations in the same
 /// order. `Load` reads voxel (x, y, z) of a full cube: load(x, y, z, re, im, w).
+#include "frost/reconstruction/precision.hpp"
 #include "frost/core/hd.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 /// One tap of the fast-mode blob convolution: offset (dx, dy, dz) with |d| <= a and weight
 /// table.nearest(|d|^2). blob_convolution_taps() (grid.hpp) lists them, dz outermost, dx innermost.
 struct BlobTap {
   int dx = 0, dy = 0, dz = 0;
-  float w = 0;
+  Real w = 0;
 };
 
 /// @brief Blob-convolved value of voxel (x, y, z) of a cube of side `side`: the sum over the taps,
 /// in their order, of w * value of the voxel at the tap's offset (offsets outside the cube are
-/// skipped). Complex and weight sums in float, as std::complex<float> g += w * G does.
+/// skipped). Complex and weight sums in Real, as std::complex<Real> g += w * G does.
 template <class Load>
 FROST_HD inline void convolve_voxel(const BlobTap* taps, int count, int x, int y, int z, int side, const Load& load,
-                                    float& re, float& im, float& w) {
-  float gr = 0, gi = 0, gw = 0;
+                                    Real& re, Real& im, Real& w) {
+  Real gr = 0, gi = 0, gw = 0;
   for (int k = 0; k < count; ++k) {
     const BlobTap t = taps[k];
     const int sx = x + t.dx, sy = y + t.dy, sz = z + t.dz;
     if (sx < 0 || sy < 0 || sz < 0 || sx >= side || sy >= side || sz >= side) continue;
-    float vr, vi, vw;
+    Real vr, vi, vw;
     load(sx, sy, sz, vr, vi, vw);
     gr += t.w * vr;
     gi += t.w * vi;
@@ -40,18 +42,18 @@ FROST_HD inline void convolve_voxel(const BlobTap* taps, int count, int x, int y
 
 /// @brief Friedel fold of one output voxel (§5.9 step 2) of a cube with M + 1 voxels per side:
 /// output (xo, y, z), xo = kx in 0..M/2, takes the cube's voxel (xo + M/2, y, z) plus, for
-/// xo > 0, the conjugate of its mirror (M - x, M - y, M - z) (which has kx < 0). Sums in `Real`
-/// (double on the host, float on the GPU).
-template <class Real, class Load>
-FROST_HD inline void fold_voxel(int xo, int y, int z, int M, const Load& load, Real& re, Real& im, Real& w) {
+/// xo > 0, the conjugate of its mirror (M - x, M - y, M - z) (which has kx < 0). Loads Real
+/// voxels; sums in `Sum` (double on the host, float on the GPU).
+template <class Sum, class Load>
+FROST_HD inline void fold_voxel(int xo, int y, int z, int M, const Load& load, Sum& re, Sum& im, Sum& w) {
   const int x = xo + M / 2;
-  float gr, gi, gw;
+  Real gr, gi, gw;
   load(x, y, z, gr, gi, gw);
   re = gr;
   im = gi;
   w = gw;
   if (xo > 0) {
-    float mr, mi, mw;
+    Real mr, mi, mw;
     load(M - x, M - y, M - z, mr, mi, mw);
     re += mr;
     im -= mi;
@@ -59,4 +61,5 @@ FROST_HD inline void fold_voxel(int xo, int y, int z, int M, const Load& load, R
   }
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

@@ -4,10 +4,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "frost/reconstruction/precision.hpp"
 #include "frost/core/image.hpp"
 #include "frost/fft/spec.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 /// Per-shell FSC. Shell s holds the Fourier samples whose radius |k| (in frequency indices)
 /// rounds to s, for s = 0 .. N/2 (samples beyond N/2, the corners, are not used).
@@ -45,4 +47,5 @@ FscCurve fsc_half_spectra(View<const fft::Complex> a, View<const fft::Complex> b
 /// fsc_half_spectra. The origin convention does not matter (a common shift cancels).
 FscCurve fsc_volumes(View<const float> a, View<const float> b, double pixel_size = 1.0);
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

@@ -7,6 +7,7 @@
 /// accumulator (plain adds on the CPU, atomics or shared-memory sums on the GPU).
 #include <math.h>
 
+#include "frost/reconstruction/precision.hpp"
 #include "frost/core/hd.hpp"
 #include "frost/reconstruction/blob.hpp"
 #include "frost/reconstruction/fast_bessel.hpp"
@@ -21,10 +22,12 @@
 #endif
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
-/// A complex float as the kernels see it (layout of std::complex<float>, float2, fftwf_complex).
-struct alignas(8) Cf {
-  float re, im;
+/// A complex Real as the kernels see it (layout of std::complex<Real>; float2 and fftwf_complex
+/// in the float build).
+struct alignas(2 * sizeof(Real)) Cf {
+  Real re, im;
 };
 
 /// The samples of one batch as the insertion reads them: `count` half-planes of fy rows x fx
@@ -34,7 +37,7 @@ struct alignas(8) Cf {
 /// numerator's CTF factor (m c in invert mode, CTF in Wiener mode, §5.7), so gw enters W only.
 struct SampleView {
   const Cf* spectra = nullptr; ///< count * fy * fx
-  const float* gw = nullptr;   ///< count * fy * fx, or nullptr = 1 everywhere
+  const Real* gw = nullptr;    ///< count * fy * fx, or nullptr = 1 everywhere
   int fx = 0, fy = 0;
   int M = 0;                   ///< grid is (M+1)^3, frequency k = voxel - M/2
 };
@@ -42,11 +45,12 @@ struct SampleView {
 /// Blob weight from a lookup table (entries carry iw0); `d2` <= a^2.
 struct TableWeight {
   BlobTableView table;
-  FROST_HD float operator()(float d2) const { return table.nearest(d2); }
+  FROST_HD Real operator()(Real d2) const { return table.nearest(d2); }
 };
 
 /// Blob weight computed on the fly: scale * u^m * I_m(alpha u), u = sqrt(1 - d2/a^2),
-/// scale = iw0 / I_m(alpha).
+/// scale = iw0 / I_m(alpha). Float in both builds: the on-the-fly Bessel approximations are
+/// single precision (§5.2).
 struct DynamicWeight {
   float inv_radius2 = 0, alpha = 0, scale = 0;
   int order = 0;
@@ -71,7 +75,7 @@ FROST_HD inline void column_voxel(int dir, int a, int b, int c, int& x, int& y, 
 
 /// Where the line of column (a, b) meets the plane through `o` with normal `n`, as the
 /// coordinate along the column.
-FROST_HD inline float column_hit(int dir, float a, float b, const geom::Vec3f& o, const geom::Vec3f& n) {
+FROST_HD inline Real column_hit(int dir, Real a, Real b, const geom::Vec3<Real>& o, const geom::Vec3<Real>& n) {
   if (dir == kPlaneXY) return o.z - (n.x * (a - o.x) + n.y * (b - o.y)) / n.z;
   if (dir == kPlaneXZ) return o.y - (n.x * (a - o.x) + n.z * (b - o.z)) / n.y;
   return o.x - (n.y * (a - o.y) + n.z * (b - o.z)) / n.x;
@@ -84,22 +88,22 @@ FROST_HD inline float column_hit(int dir, float a, float b, const geom::Vec3f& o
 /// Returns false when the voxel is beyond the frequency cut-off, outside the slab |w| <= radius or
 /// behind the half-plane (u < -radius): the voxel then gets nothing from this slice. The first
 /// half of gather_voxel.
-FROST_HD inline bool voxel_on_slice(const TraverseSpace& ts, int x, int y, int z, const SampleView& s, float radius,
-                                    float& u, float& v, float& w) {
-  const float half = 0.5f * s.M;
-  const float kx = x - half, ky = y - half, kz = z - half;
+FROST_HD inline bool voxel_on_slice(const TraverseSpace& ts, int x, int y, int z, const SampleView& s, Real radius,
+                                    Real& u, Real& v, Real& w) {
+  const Real half = Real(0.5) * s.M;
+  const Real kx = x - half, ky = y - half, kz = z - half;
   if (kx * kx + ky * ky + kz * kz > ts.max_distance_sqr) return false;
-  const geom::Mat3f& T = ts.transform_inv;
+  const geom::Mat3<Real>& T = ts.transform_inv;
   u = T.m[0][0] * kx + T.m[0][1] * ky + T.m[0][2] * kz;
-  v = T.m[1][0] * kx + T.m[1][1] * ky + T.m[1][2] * kz + 0.5f * s.fy;
+  v = T.m[1][0] * kx + T.m[1][1] * ky + T.m[1][2] * kz + Real(0.5) * s.fy;
   w = T.m[2][0] * kx + T.m[2][1] * ky + T.m[2][2] * kz;
-  const float r2 = radius * radius;
+  const Real r2 = radius * radius;
   return !(u < -radius || w * w > r2);
 }
 
 /// Rows (and columns) of sample pixels a gather may visit for a kernel radius: floor(2 radius) + 1.
 /// The GPU kernels unroll the tap loops for this many when it is small (gather_taps<Window>).
-FROST_HD inline int tap_window(float radius) { return static_cast<int>(floorf(2.0f * radius)) + 1; }
+FROST_HD inline int tap_window(Real radius) { return static_cast<int>(real_floor(Real(2) * radius)) + 1; }
 
 /// @brief The kernel-weighted sum of the sample pixels of `ts`'s image within `radius` of the
 /// point (u, v, w) of voxel_on_slice (3-D distance to their position on the slice), rows then
@@ -115,11 +119,11 @@ FROST_HD inline int tap_window(float radius) { return static_cast<int>(floorf(2.
 /// lanes of a warp (3 or 4 for a = 1.9) into a remainder loop plus an unrolled loop makes a warp
 /// run both, so the loops are either not unrolled or unrolled to the fixed window.
 template <int Window = 0, class Weight>
-FROST_HD inline bool gather_taps(const TraverseSpace& ts, float u, float v, float w, const SampleView& s, float radius,
-                                 const Weight& weight, float& gr, float& gi, float& ws) {
-  const float r2 = radius * radius;
-  int i0 = static_cast<int>(ceilf(v - radius)), i1 = static_cast<int>(floorf(v + radius));
-  int j0 = static_cast<int>(ceilf(u - radius)), j1 = static_cast<int>(floorf(u + radius));
+FROST_HD inline bool gather_taps(const TraverseSpace& ts, Real u, Real v, Real w, const SampleView& s, Real radius,
+                                 const Weight& weight, Real& gr, Real& gi, Real& ws) {
+  const Real r2 = radius * radius;
+  int i0 = static_cast<int>(real_ceil(v - radius)), i1 = static_cast<int>(real_floor(v + radius));
+  int j0 = static_cast<int>(real_ceil(u - radius)), j1 = static_cast<int>(real_floor(u + radius));
   i0 = i0 < 0 ? 0 : i0;
   j0 = j0 < 0 ? 0 : j0;
   i1 = i1 > s.fy - 1 ? s.fy - 1 : i1;
@@ -131,39 +135,39 @@ FROST_HD inline bool gather_taps(const TraverseSpace& ts, float u, float v, floa
   constexpr int kTrips = Window > 0 ? Window : 0x7fffffff;
   const int slot = ts.projection_index * s.fx * s.fy;
   const Cf* F = s.spectra + slot;
-  const float* gw = s.gw ? s.gw + slot : nullptr;
+  const Real* gw = s.gw ? s.gw + slot : nullptr;
   // Window > 0: (u - j)^2 of the window's columns, the same for every row, computed once.
-  float du2[Window > 0 ? Window : 1];
+  Real du2[Window > 0 ? Window : 1];
   if constexpr (Window > 0) {
     FROST_GATHER_UNROLL((Window > 0 ? Window : 1))
     for (int qj = 0; qj < Window; ++qj) {
-      const float du = u - (j0 + qj);
+      const Real du = u - (j0 + qj);
       du2[qj] = du * du;
     }
   }
-  float sr = 0, si = 0, sw = 0;
+  Real sr = 0, si = 0, sw = 0;
   FROST_GATHER_UNROLL((Window > 0 ? Window : 1))
   for (int qi = 0; qi < kTrips; ++qi) {
     const int i = i0 + qi;
     if (i > i1) break;
-    const float dv = v - i;
-    const float dvw = dv * dv + w * w;
+    const Real dv = v - i;
+    const Real dvw = dv * dv + w * w;
     if (dvw > r2) continue;
     FROST_GATHER_UNROLL((Window > 0 ? Window : 1))
     for (int qj = 0; qj < kTrips; ++qj) {
       const int j = j0 + qj;
       if (j > j1) break;
-      float du_sq;
+      Real du_sq;
       if constexpr (Window > 0) {
         du_sq = du2[qj];
       } else {
-        const float du = u - j;
+        const Real du = u - j;
         du_sq = du * du;
       }
-      const float d2 = du_sq + dvw;
+      const Real d2 = du_sq + dvw;
       if (d2 > r2) continue;
       const int p = i * s.fx + j;
-      const float k = weight(d2);
+      const Real k = weight(d2);
       const Cf f = F[p];
       sr += k * f.re;
       si += k * f.im;
@@ -173,7 +177,7 @@ FROST_HD inline bool gather_taps(const TraverseSpace& ts, float u, float v, floa
   gr = sr;
   gi = si;
   ws = sw;
-  return sw != 0.0f;
+  return sw != Real(0);
 }
 
 /// @brief The precise gather of one voxel (x, y, z) from the slice of `ts`: the kernel-weighted
@@ -184,9 +188,9 @@ FROST_HD inline bool gather_taps(const TraverseSpace& ts, float u, float v, floa
 /// (or its two halves, voxel_on_slice and gather_taps), so every backend computes each voxel's
 /// contribution with the same arithmetic.
 template <int Window = 0, class Weight>
-FROST_HD inline bool gather_voxel(const TraverseSpace& ts, int x, int y, int z, const SampleView& s, float radius,
-                                  const Weight& weight, float& gr, float& gi, float& ws) {
-  float u, v, w;
+FROST_HD inline bool gather_voxel(const TraverseSpace& ts, int x, int y, int z, const SampleView& s, Real radius,
+                                  const Weight& weight, Real& gr, Real& gi, Real& ws) {
+  Real u, v, w;
   if (!voxel_on_slice(ts, x, y, z, s, radius, u, v, w)) return false;
   return gather_taps<Window>(ts, u, v, w, s, radius, weight, gr, gi, ws);
 }
@@ -197,11 +201,11 @@ FROST_HD inline bool gather_voxel(const TraverseSpace& ts, int x, int y, int z, 
 FROST_HD inline void column_span(const TraverseSpace& ts, int a, int b, int M, int c_min, int c_max, int& c0,
                                  int& c1) {
   const int dir = ts.dir;
-  const float z1 = detail::column_hit(dir, float(a), float(b), ts.bottom_origin, ts.unit_normal);
-  const float z2 = detail::column_hit(dir, float(a), float(b), ts.top_origin, ts.unit_normal);
-  const float lo = z1 < z2 ? z1 : z2, hi = z1 < z2 ? z2 : z1;
-  c0 = static_cast<int>(floorf(lo));
-  c1 = static_cast<int>(ceilf(hi));
+  const Real z1 = detail::column_hit(dir, Real(a), Real(b), ts.bottom_origin, ts.unit_normal);
+  const Real z2 = detail::column_hit(dir, Real(a), Real(b), ts.top_origin, ts.unit_normal);
+  const Real lo = z1 < z2 ? z1 : z2, hi = z1 < z2 ? z2 : z1;
+  c0 = static_cast<int>(real_floor(lo));
+  c1 = static_cast<int>(real_ceil(hi));
   c0 = c0 < 0 ? 0 : c0;
   c1 = c1 > M ? M : c1;
   c0 = c0 < c_min ? c_min : c0;
@@ -215,14 +219,14 @@ FROST_HD inline void column_span(const TraverseSpace& ts, int a, int b, int M, i
 /// kernel walks the part of a column inside its brick; the parts of a column together visit
 /// exactly the voxels gather_column visits.
 template <int Window = 0, class Weight, class Accumulate>
-FROST_HD inline void gather_column_range(const TraverseSpace& ts, int a, int b, const SampleView& s, float radius,
+FROST_HD inline void gather_column_range(const TraverseSpace& ts, int a, int b, const SampleView& s, Real radius,
                                          const Weight& weight, Accumulate&& acc, int c_min, int c_max) {
   int c0, c1;
   column_span(ts, a, b, s.M, c_min, c_max, c0, c1);
   for (int c = c0; c <= c1; ++c) {
     int x, y, z;
     detail::column_voxel(ts.dir, a, b, c, x, y, z);
-    float gr, gi, ws;
+    Real gr, gi, ws;
     if (gather_voxel<Window>(ts, x, y, z, s, radius, weight, gr, gi, ws))
       acc(x, y, z, ts.weight * gr, ts.weight * gi, ts.weight * ws);
   }
@@ -232,7 +236,7 @@ FROST_HD inline void gather_column_range(const TraverseSpace& ts, int a, int b, 
 /// half-width `radius` (gather_column_range over the whole column).
 template <int Window = 0, class Weight, class Accumulate>
 FROST_HD inline void gather_column(const TraverseSpace& ts, int a, int b, const SampleView& s,
-                                   float radius, const Weight& weight, Accumulate&& acc) {
+                                   Real radius, const Weight& weight, Accumulate&& acc) {
   gather_column_range<Window>(ts, a, b, s, radius, weight, acc, 0, s.M);
 }
 
@@ -243,19 +247,19 @@ FROST_HD inline void gather_column(const TraverseSpace& ts, int a, int b, const 
 /// the voxel a column selects (the one nearest to the slice along the column,
 /// gather_column_nearest); other voxels of the column get nothing.
 FROST_HD inline bool gather_voxel_nearest(const TraverseSpace& ts, int x, int y, int z, const SampleView& s,
-                                          float& gr, float& gi, float& ws) {
-  const float half = 0.5f * s.M;
-  const float kx = x - half, ky = y - half, kz = z - half;
+                                          Real& gr, Real& gi, Real& ws) {
+  const Real half = Real(0.5) * s.M;
+  const Real kx = x - half, ky = y - half, kz = z - half;
   if (kx * kx + ky * ky + kz * kz > ts.max_distance_sqr) return false;
-  const geom::Mat3f& T = ts.transform_inv;
-  const float u = T.m[0][0] * kx + T.m[0][1] * ky + T.m[0][2] * kz;
-  const float v = T.m[1][0] * kx + T.m[1][1] * ky + T.m[1][2] * kz + 0.5f * s.fy;
-  const int j = static_cast<int>(floorf(u + 0.5f)), i = static_cast<int>(floorf(v + 0.5f));
+  const geom::Mat3<Real>& T = ts.transform_inv;
+  const Real u = T.m[0][0] * kx + T.m[0][1] * ky + T.m[0][2] * kz;
+  const Real v = T.m[1][0] * kx + T.m[1][1] * ky + T.m[1][2] * kz + Real(0.5) * s.fy;
+  const int j = static_cast<int>(real_floor(u + Real(0.5))), i = static_cast<int>(real_floor(v + Real(0.5)));
   if (j < 0 || j >= s.fx || i < 0 || i >= s.fy) return false;
   const int slot = ts.projection_index * s.fx * s.fy;
   const int p = i * s.fx + j;
-  const float m = s.gw ? s.gw[slot + p] : 1.0f;
-  if (m == 0.0f) return false;
+  const Real m = s.gw ? s.gw[slot + p] : Real(1);
+  if (m == Real(0)) return false;
   const Cf f = s.spectra[slot + p];
   gr = f.re;
   gi = f.im;
@@ -269,12 +273,12 @@ FROST_HD inline bool gather_voxel_nearest(const TraverseSpace& ts, int x, int y,
 template <class Accumulate>
 FROST_HD inline void gather_column_nearest_range(const TraverseSpace& ts, int a, int b, const SampleView& s,
                                                  Accumulate&& acc, int c_min, int c_max) {
-  const float h = detail::column_hit(ts.dir, float(a), float(b), ts.bottom_origin, ts.unit_normal);
-  const int c = static_cast<int>(floorf(h + 0.5f));
+  const Real h = detail::column_hit(ts.dir, Real(a), Real(b), ts.bottom_origin, ts.unit_normal);
+  const int c = static_cast<int>(real_floor(h + Real(0.5)));
   if (c < 0 || c > s.M || c < c_min || c > c_max) return;
   int x, y, z;
   detail::column_voxel(ts.dir, a, b, c, x, y, z);
-  float gr, gi, ws;
+  Real gr, gi, ws;
   if (gather_voxel_nearest(ts, x, y, z, s, gr, gi, ws)) acc(x, y, z, ts.weight * gr, ts.weight * gi, ts.weight * ws);
 }
 
@@ -286,4 +290,5 @@ FROST_HD inline void gather_column_nearest(const TraverseSpace& ts, int a, int b
   gather_column_nearest_range(ts, a, b, s, acc, 0, s.M);
 }
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

@@ -5,6 +5,7 @@
 /// finalised (fourier-reconstruction.md §4, §5.9 steps 1-3).
 #include <vector>
 
+#include "frost/reconstruction/precision.hpp"
 #include "frost/core/image.hpp"
 #include "frost/fft/spec.hpp"
 #include "frost/reconstruction/blob.hpp"
@@ -12,11 +13,12 @@
 #include "frost/reconstruction/settings.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 /// (M+1)^3 voxels, index (x, y, z) = k + M/2, x fastest.
 struct FullGrid {
-  Image<fft::Complex> data;
-  Image<float> weight;
+  Image<RealComplex> data;
+  Image<Real> weight;
   FullGrid() = default;
   explicit FullGrid(const GridLayout& layout);
   int side() const { return static_cast<int>(data.shape().x); }
@@ -63,4 +65,5 @@ HalfGrid fold(const FullGrid& grid, const GridLayout& layout);
 /// that summed partial grids are symmetrised once.
 void symmetrise_kx0_plane(HalfGrid& grid);
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "frost/reconstruction/precision.hpp"
 #include "frost/core/image.hpp"
 #include "frost/geometry/symmetry.hpp"
 #include "frost/reconstruction/accumulator.hpp"
@@ -19,6 +20,7 @@ class Progress;
 }
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 /// Reads the image of a particle into `out` (resized by the callee to N x N). Called from
 /// several threads at once: it must be thread-safe.
@@ -48,8 +50,9 @@ std::vector<HalfGrid> accumulate(const ReconstructionSettings& settings, const G
 
 /// @brief Convenience for tests and demos: reconstructs images held in memory (image i of
 /// `stack` belongs to particles[i]) on the CPU and returns the map.
-Image<float> reconstruct_cpu(const ReconstructionSettings& settings, const geom::SymmetryGroup& group,
+Image<Real> reconstruct_cpu(const ReconstructionSettings& settings, const geom::SymmetryGroup& group,
                              View<const float> stack, const std::vector<ParticleRecord>& particles,
                              int buffer_size = 25);
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

@@ -5,6 +5,7 @@
 /// symmetry element). One batch is what the insertion consumes in one call (§5.3 step 7).
 #include <vector>
 
+#include "frost/reconstruction/precision.hpp"
 #include "frost/core/host_buffer.hpp"
 #include "frost/fft/spec.hpp"
 #include "frost/reconstruction/gather.hpp"
@@ -12,6 +13,7 @@
 #include "frost/reconstruction/traverse_space.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 class SampleBatch {
 public:
@@ -31,9 +33,9 @@ public:
   void clear() { set_size(0); }
 
   /// Slot `i`'s spectrum (fy rows of fx values) and weight factors.
-  fft::Complex* spectrum(int i) { return spectra_.data() + std::size_t(i) * pixels(); }
-  const fft::Complex* spectrum(int i) const { return spectra_.data() + std::size_t(i) * pixels(); }
-  float* gw(int i) { return with_gw_ ? gw_.data() + std::size_t(i) * pixels() : nullptr; }
+  RealComplex* spectrum(int i) { return spectra_.data() + std::size_t(i) * pixels(); }
+  const RealComplex* spectrum(int i) const { return spectra_.data() + std::size_t(i) * pixels(); }
+  Real* gw(int i) { return with_gw_ ? gw_.data() + std::size_t(i) * pixels() : nullptr; }
   /// Traverse spaces of slot `i`: symmetries() of them.
   TraverseSpace* spaces(int i) { return spaces_.data() + std::size_t(i) * symmetries_; }
 
@@ -41,8 +43,8 @@ public:
   const TraverseSpace* spaces() const noexcept { return spaces_.data(); }
   int space_count() const noexcept { return size_ * symmetries_; }
   /// Raw host memory of the valid part, for uploads.
-  const fft::Complex* spectra_data() const noexcept { return spectra_.data(); }
-  const float* gw_data() const noexcept { return with_gw_ ? gw_.data() : nullptr; }
+  const RealComplex* spectra_data() const noexcept { return spectra_.data(); }
+  const Real* gw_data() const noexcept { return with_gw_ ? gw_.data() : nullptr; }
   std::size_t pixels() const noexcept { return std::size_t(layout_.fx) * layout_.fy; }
 
   /// The view the gather reads (host pointers).
@@ -52,9 +54,10 @@ private:
   GridLayout layout_;
   int capacity_ = 0, symmetries_ = 1, size_ = 0;
   bool with_gw_ = false;
-  HostBuffer<fft::Complex> spectra_;
-  HostBuffer<float> gw_;
+  HostBuffer<RealComplex> spectra_;
+  HostBuffer<Real> gw_;
   HostBuffer<TraverseSpace> spaces_;
 };
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "frost/reconstruction/precision.hpp"
 #include "frost/core/image.hpp"
 #include "frost/fft/plan.hpp"
 #include "frost/geometry/symmetry.hpp"
@@ -15,6 +16,9 @@
 #include "frost/reconstruction/settings.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
+
+class FftwImageR2C; // double build only (src/fftw_double.hpp)
 
 class SamplePreparer {
 public:
@@ -27,24 +31,29 @@ public:
 
   /// Step 2-4 only: the centred, scaled, shifted and cropped half-plane spectrum of `image`
   /// (fy rows of fx values) written to `out`.
-  void transform(View<const float> image, double shift_x, double shift_y, fft::Complex* out);
+  void transform(View<const float> image, double shift_x, double shift_y, RealComplex* out);
 
   /// @brief Step 5: CTF factor gf (applied to the spectrum) and weight factor gw per pixel of
   /// the half-plane layout for `ctf` at the settings' pixel size and mode.
-  void ctf_factors(const ctf::CtfParams& ctf, float* gf, float* gw) const;
+  void ctf_factors(const ctf::CtfParams& ctf, Real* gf, Real* gw) const;
 
   /// Step 6: the traverse spaces of every symmetry element for the pose, written to `out`.
-  void traverse_spaces(const geom::EulerAngles& pose, int slot, float weight, TraverseSpace* out) const;
+  void traverse_spaces(const geom::EulerAngles& pose, int slot, Real weight, TraverseSpace* out) const;
 
 private:
   ReconstructionSettings settings_;
   GridLayout layout_;
   std::vector<geom::Mat3d> group_;
+#if FROST_RECON_DOUBLE
+  std::shared_ptr<const FftwImageR2C> plan_; ///< FFTW double: frost::fft is float only
+#else
   fft::FftPlan plan_;
-  Image<float> padded_;
-  Image<fft::Complex> spectrum_;
-  std::vector<float> gf_;
+#endif
+  Image<Real> padded_;
+  Image<RealComplex> spectrum_;
+  std::vector<Real> gf_;
   std::vector<std::complex<double>> ramp_x_, ramp_y_; ///< shift phase ramp per column / row
 };
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <string>
 
+#include "frost/reconstruction/precision.hpp"
 #include "frost/reconstruction/blob.hpp"
 
 namespace frost::recon {
+inline namespace FROST_RECON_PRECISION {
 
 /// How the blob weight of one tap is obtained (`--interp`).
 enum class Interpolation { Lookup, Dynamic };
@@ -68,4 +70,5 @@ GridLayout make_grid_layout(const ReconstructionSettings& s);
 /// One line for the log: "N 128, P 256, M 256, sample 129x256, cube 257^3".
 std::string describe(const GridLayout& layout);
 
+} // namespace FROST_RECON_PRECISION
 } // namespace frost::recon
