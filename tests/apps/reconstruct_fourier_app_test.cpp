@@ -132,6 +132,14 @@ TEST_F(ReconstructApp, MpiRanksGiveTheSingleRankMap) {
   const double d = rel_l2(io::read_volume(file("mpi3.mrc")).image, io::read_volume(file("mpi1.mrc")).image);
   std::printf("3 ranks (job size 7) vs 1 rank: rel L2 %.3g\n", d);
   EXPECT_LE(d, 1e-6);
+  // Two ranks, jobs of 50 images in turn, half maps reduced with the full map.
+  ASSERT_EQ(run_cmd(mpirun + "-np 2 " + FROST_RECONSTRUCT_EXE + " --device cpu --thr 1 -i " + file("sim.star") +
+                    " -o " + file("mpi2.mrc") + " --sym d2 --halves --mpi_job_size 50"),
+            0);
+  const double d2 = rel_l2(io::read_volume(file("mpi2.mrc")).image, io::read_volume(file("mpi1.mrc")).image);
+  std::printf("2 ranks (job size 50, halves) vs 1 rank: rel L2 %.3g\n", d2);
+  EXPECT_LE(d2, 1e-6);
+  EXPECT_TRUE(exists(file("mpi2_half1.mrc")));
   // A bad input on every rank ends the job with the input exit code, not a hang.
   EXPECT_NE(run_cmd(mpirun + "-np 2 " + FROST_RECONSTRUCT_EXE + " --device cpu -i " + file("missing.star") + " -o " +
                     file("y.mrc")),
