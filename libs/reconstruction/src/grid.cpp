@@ -23,8 +23,16 @@ FullGrid& FullGrid::operator+=(const FullGrid& other) {
 }
 
 HalfGrid::HalfGrid(const GridLayout& layout)
-    : M(layout.M), data(2 * static_cast<std::size_t>(layout.half_voxels()), 0.0),
-      weight(static_cast<std::size_t>(layout.half_voxels()), 0.0) {}
+    : M(layout.M), data(2 * static_cast<std::size_t>(layout.half_voxels())),
+      weight(static_cast<std::size_t>(layout.half_voxels())) {
+  const std::int64_t n = static_cast<std::int64_t>(weight.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    data[2 * i] = 0.0;
+    data[2 * i + 1] = 0.0;
+    weight[i] = 0.0;
+  }
+}
 
 HalfGrid& HalfGrid::operator+=(const HalfGrid& other) {
   FROST_EXPECTS(other.M == M && other.weight.size() == weight.size(), "other.M == M && other.weight.size() == weight.size()");

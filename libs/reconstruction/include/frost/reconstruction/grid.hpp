@@ -3,6 +3,9 @@
 /// @brief Accumulation grids: the full centred cube G (complex) + W (weights) the insertion
 /// writes, and the folded half grid (kx >= 0) that is reduced across devices and ranks and then
 /// finalised (fourier-reconstruction.md §4, §5.9 steps 1-3).
+#include <memory>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "frost/reconstruction/precision.hpp"
@@ -29,10 +32,32 @@ struct FullGrid {
 /// Folded grid: x = kx in [0, M/2] (M/2+1 columns), y and z = k + M/2 in [0, M].
 /// Kept in double so sums over devices and ranks do not depend on their number beyond the
 /// rounding of each float partial (§8.4).
+/// Allocator whose value-less construct() leaves doubles uninitialised, so a multi-GB grid can
+/// be zeroed by all threads instead of one (std::vector(n) would zero it serially).
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using GridValues = std::vector<double, DefaultInitAllocator<double>>;
+
 struct HalfGrid {
   int M = 0;
-  std::vector<double> data;   ///< interleaved re, im; 2 * half_voxels
-  std::vector<double> weight; ///< half_voxels
+  GridValues data;   ///< interleaved re, im; 2 * half_voxels
+  GridValues weight; ///< half_voxels
   HalfGrid() = default;
   explicit HalfGrid(const GridLayout& layout);
   std::int64_t voxels() const { return static_cast<std::int64_t>(weight.size()); }
