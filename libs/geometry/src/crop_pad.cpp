@@ -83,8 +83,6 @@ Taps axis_taps(index_t j, index_t m, index_t n) {
   return t;
 }
 
-index_t wrap(index_t k, index_t n) { return ((k % n) + n) % n; }
-
 } // namespace
 
 template <class T>
@@ -124,7 +122,7 @@ void fourier_crop_pad(View<const std::complex<T>> in, Shape in_real, View<std::c
               kx = -kx, ky = -ky, kz = -kz;
               conjugate = true;
             }
-            const std::complex<T> v = src[(wrap(kz, in_real.z) * hi.y + wrap(ky, in_real.y)) * hi.x + kx];
+            const std::complex<T> v = src[(periodic_index(kz, in_real.z) * hi.y + periodic_index(ky, in_real.y)) * hi.x + kx];
             const std::complex<double> vd(v.real(), conjugate ? -v.imag() : v.imag());
             acc += (ax.w[a] * ay.w[b] * az.w[c]) * vd;
           }

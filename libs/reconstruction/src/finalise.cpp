@@ -20,7 +20,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-int wrap(int k, int n) { return ((k % n) + n) % n; }
 
 /// Xmipp's extra apodisation correction (§5.9 step 7, mode xmipp): divide by sinc^2(r / 2N) and
 /// rescale by the mean of that factor over the volume. The factor depends on r^2 only (an
@@ -88,7 +87,7 @@ Image<Real> finalise(HalfGrid& grid, const ReconstructionSettings& settings, con
         const double w = grid.weight[i];
         if (!(w > kMinWeight)) continue;
         const double f = c23 / (w + eps);
-        spectrum(kx, wrap(ky, P), wrap(kz, P)) +=
+        spectrum(kx, periodic_index(ky, P), periodic_index(kz, P)) +=
             RealComplex(static_cast<Real>(grid.data[2 * i] * f), static_cast<Real>(grid.data[2 * i + 1] * f));
       }
     }
@@ -117,7 +116,7 @@ Image<Real> finalise(HalfGrid& grid, const ReconstructionSettings& settings, con
 #pragma omp parallel for schedule(static)
   for (int z = 0; z < N; ++z)
     for (int y = 0; y < N; ++y)
-      for (int x = 0; x < N; ++x) out(x, y, z) = padded(wrap(x - c, P), wrap(y - c, P), wrap(z - c, P));
+      for (int x = 0; x < N; ++x) out(x, y, z) = padded(periodic_index(x - c, P), periodic_index(y - c, P), periodic_index(z - c, P));
   apply_gridding_correction(out.view(), settings.blob, P);
   if (settings.gridding == Gridding::Xmipp) apply_xmipp_sinc_correction(out);
   return out;

@@ -17,7 +17,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-int wrap(int k, int n) { return ((k % n) + n) % n; }
 
 } // namespace
 
@@ -43,8 +42,8 @@ void SamplePreparer::transform(View<const float> image, double shift_x, double s
   // (the ifftshift of the centred padded image), so phases refer to the image centre.
   std::fill(padded_.begin(), padded_.end(), Real(0));
   for (int y = 0; y < N; ++y) {
-    Real* row = padded_.data() + std::size_t(wrap(y - c, P)) * P;
-    for (int x = 0; x < N; ++x) row[wrap(x - c, P)] = image(x, y);
+    Real* row = padded_.data() + std::size_t(periodic_index(y - c, P)) * P;
+    for (int x = 0; x < N; ++x) row[periodic_index(x - c, P)] = image(x, y);
   }
 #if FROST_RECON_DOUBLE
   plan_->execute(padded_.data(), spectrum_.data());
@@ -62,7 +61,7 @@ void SamplePreparer::transform(View<const float> image, double shift_x, double s
   for (int row = 0; row < fy; ++row) ramp_y_[row] = std::polar(1.0, -2.0 * kPi * (row - half) * shift_y / P);
   for (int row = 0; row < fy; ++row) {
     const int ky = row - half;
-    const RealComplex* src = spectrum_.data() + std::size_t(wrap(ky, P)) * (P / 2 + 1);
+    const RealComplex* src = spectrum_.data() + std::size_t(periodic_index(ky, P)) * (P / 2 + 1);
     RealComplex* dst = out + std::size_t(row) * fx;
     const std::complex<double> ry = ramp_y_[row];
     for (int kx = 0; kx < fx; ++kx) {

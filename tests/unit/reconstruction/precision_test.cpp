@@ -68,15 +68,7 @@ TEST_P(SymmetryExpansionDouble, T6EqualsExpandedMetadata) {
   const auto blobs = test::ph1_blobs(kBox, 41);
   const auto views = test::random_views(sc.views, 42);
   const auto stack = test::exact_projections(kBox, blobs, views);
-  std::vector<recon::ParticleRecord> expanded;
-  for (const auto& v : views) {
-    const geom::Mat3d A = geom::euler_to_matrix(v.pose);
-    for (const geom::Mat3d& R : group.elements()) {
-      recon::ParticleRecord e = v; // row still names the image
-      e.pose = geom::matrix_to_euler(A * R.transposed());
-      expanded.push_back(e);
-    }
-  }
+  const auto expanded = test::expand_by_symmetry(views, group);
   const Image<double> with_sym = test::precision_map_f64(stack, views, sc.sym);
   const Image<double> with_metadata = test::precision_map_f64(stack, expanded, "c1");
   const double rel = relative_l2_double(with_sym, with_metadata);

@@ -53,6 +53,20 @@ std::vector<recon::ParticleRecord> random_views(int count, std::uint32_t seed) {
   return views;
 }
 
+std::vector<recon::ParticleRecord> expand_by_symmetry(const std::vector<recon::ParticleRecord>& views,
+                                                      const geom::SymmetryGroup& group) {
+  std::vector<recon::ParticleRecord> expanded;
+  for (const auto& v : views) {
+    const geom::Mat3d A = geom::euler_to_matrix(v.pose);
+    for (const geom::Mat3d& R : group.elements()) {
+      recon::ParticleRecord e = v;
+      e.pose = geom::matrix_to_euler(A * R.transposed());
+      expanded.push_back(e);
+    }
+  }
+  return expanded;
+}
+
 namespace {
 
 /// Exact projection of the blobs into a box x box image, content displaced by d.

@@ -25,6 +25,11 @@ std::vector<sim::Blob> symmetrise_blobs(const std::vector<sim::Blob>& blobs, con
 /// Random poses (rot U[0,360), tilt = acos U[-1,1], psi U[0,360)), no shift, weight 1.
 std::vector<recon::ParticleRecord> random_views(int count, std::uint32_t seed);
 
+/// Each view expanded to one pose per group element, A R^T written through Euler angles as a
+/// metadata file would carry it (the `row` still names the view's image): the input of T6.
+std::vector<recon::ParticleRecord> expand_by_symmetry(const std::vector<recon::ParticleRecord>& views,
+                                                      const geom::SymmetryGroup& group);
+
 /// How exact_projections renders.
 struct ProjectionOptions {
   bool apply_ctf = false;  ///< render in a 2N box, multiply by the particle's CTF, crop to N

@@ -22,8 +22,6 @@ namespace {
 
 using cd = std::complex<double>;
 
-int wrap(int k, int n) { return ((k % n) + n) % n; }
-
 /// The padded volume's unnormalised 3-D spectrum, sampled anywhere by trilinear interpolation
 /// (Hermitian symmetry supplies kx < 0).
 class VolumeSpectrum {
@@ -33,12 +31,12 @@ public:
     Image<float> padded(Shape::volume(P, P, P));
     for (int z = 0; z < N; ++z)
       for (int y = 0; y < N; ++y)
-        for (int x = 0; x < N; ++x) padded(wrap(x - c, P), wrap(y - c, P), wrap(z - c, P)) = vol(x, y, z);
+        for (int x = 0; x < N; ++x) padded(periodic_index(x - c, P), periodic_index(y - c, P), periodic_index(z - c, P)) = vol(x, y, z);
     fft::shared_planner(fft::Backend::Cpu)->plan(fft::FftSpec::r2c(padded.shape())).execute(padded.cview(), spec_.view());
   }
   cd at_grid(int kx, int ky, int kz) const {
     if (kx < 0) return std::conj(at_grid(-kx, -ky, -kz));
-    const auto v = spec_(kx, wrap(ky, P_), wrap(kz, P_));
+    const auto v = spec_(kx, periodic_index(ky, P_), periodic_index(kz, P_));
     return {v.real(), v.imag()};
   }
   cd at(double kx, double ky, double kz) const {

@@ -8,14 +8,12 @@ namespace frost::motion {
 
 namespace {
 
-index_t wrap(index_t i, index_t n) { return ((i % n) + n) % n; }
-
 // 3x3 centroid with weights value/max around the integer maximum (Xmipp GPU refineLocation<T,3>).
 void centroid3(View<const float> map, index_t px, index_t py, float vmax, double* dx, double* dy) {
   double sw = 0, sx = 0, sy = 0;
   for (int oy = -1; oy <= 1; ++oy)
     for (int ox = -1; ox <= 1; ++ox) {
-      const double w = map(wrap(px + ox, map.shape.x), wrap(py + oy, map.shape.y)) / static_cast<double>(vmax);
+      const double w = map(periodic_index(px + ox, map.shape.x), periodic_index(py + oy, map.shape.y)) / static_cast<double>(vmax);
       sw += w;
       sx += w * ox;
       sy += w * oy;
@@ -68,8 +66,8 @@ Peak find_peak(View<const float> map, double radius, SubpixelMethod method) {
     centroid3(map, px, py, best, &dx, &dy);
   } else {
     const double v0 = best;
-    const double xm = map(wrap(px - 1, w), py), xp = map(wrap(px + 1, w), py);
-    const double ym = map(px, wrap(py - 1, h)), yp = map(px, wrap(py + 1, h));
+    const double xm = map(periodic_index(px - 1, w), py), xp = map(periodic_index(px + 1, w), py);
+    const double ym = map(px, periodic_index(py - 1, h)), yp = map(px, periodic_index(py + 1, h));
     if (method == SubpixelMethod::Gauss3 && xm > 0 && xp > 0 && ym > 0 && yp > 0 && v0 > 0) {
       dx = refine_gauss3(xm, v0, xp);
       dy = refine_gauss3(ym, v0, yp);

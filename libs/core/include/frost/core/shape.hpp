@@ -38,4 +38,8 @@ struct Shape {
 /// "64x64x1 (n=4)" style text for messages.
 std::string to_string(const Shape& s);
 
+/// k modulo n in [0, n) for any integer k (also negative): the index of frequency or offset k on
+/// a periodic axis of n samples.
+FROST_HD inline index_t periodic_index(index_t k, index_t n) { return ((k % n) + n) % n; }
+
 } // namespace frost
