@@ -86,6 +86,10 @@ protected:
 
     p.text("--sym", "c1", "point-group symmetry: c1, cN, ci, cs, cNv, cNh, sN, dN, dNv, dNh, t, td, th, o, oh, "
                           "i, i1-i4, ih, i1h-i4h").in_section("Reconstruction");
+    p.choice("--sym_mode", "insert", {"insert", "grid"},
+             "insert: every image once per symmetry element (Xmipp, exact); grid: every image once, then the "
+             "data and weight grids symmetrised by trilinear interpolation (RELION; much faster for large "
+             "groups, interpolates the grid a second time)").in_section("Reconstruction");
     p.reals("--padding", {2.0, 2.0}, "padding factor of the images (and of the volume; must be equal)")
         .in_section("Reconstruction");
     p.real("--max_resolution", 0.5, "frequency limit as a digital frequency (0.5 = Nyquist)").range(1e-3, 0.5)
@@ -184,6 +188,7 @@ private:
     s.blob = {blob[0], static_cast<int>(blob[1]), blob[2]};
     s.interp = params().get_text("--interp") == "dynamic" ? recon::Interpolation::Dynamic : recon::Interpolation::Lookup;
     s.fast = params().flag_value("--fast");
+    s.sym_mode = params().get_text("--sym_mode") == "grid" ? recon::SymMode::Grid : recon::SymMode::Insert;
     s.gridding = params().get_text("--gridding") == "xmipp" ? recon::Gridding::Xmipp : recon::Gridding::Kb;
     s.xmipp_compat = params().flag_value("--xmipp_compat");
     if (params().flag_value("--useCTF"))
@@ -288,7 +293,7 @@ private:
                        double(layout.padded) * layout.padded * layout.padded * 4.0;
     log_info("reconstruction: " + recon::describe(layout) + ", blob " + std::to_string(settings.blob.radius) + "/" +
              std::to_string(settings.blob.order) + "/" + std::to_string(settings.blob.alpha) + ", symmetry " +
-             group.name() + " (" + std::to_string(group.order()) + " elements), " +
+             group.name() + " (" + std::to_string(group.order()) + " elements: " + symmetry_plan_text(settings, group) + "), " +
              (settings.fast ? "fast" : "precise") + ", pixel " + std::to_string(pixel) + " A, " +
              std::to_string(table.particles.size()) + " images (" + std::to_string(table.disabled) + " disabled, " +
              std::to_string(table.other_class) + " other class), " + std::to_string(size) + " rank(s), buffer " +
@@ -374,12 +379,22 @@ private:
 
     char line[400];
     std::snprintf(line, sizeof line,
-                  "timing [s]: load %.2f, prepare %.2f (thread sums), insert %.2f, finish %.2f, reduce %.2f, "
-                  "finalise %.2f, write %.2f; wall %.2f",
-                  times.load, times.prepare, times.insert, times.finish, times.reduce, times.finalise, times.write,
+                  "timing [s]: load %.2f, prepare %.2f (thread sums), insert %.2f, finish %.2f, symmetrise %.2f, "
+                  "reduce %.2f, finalise %.2f, write %.2f; wall %.2f",
+                  times.load, times.prepare, times.insert, times.finish, times.symmetrise, times.reduce,
+                  times.finalise, times.write,
                   since(t_start));
     log_info(line);
     return 0;
+  }
+
+  /// "5 inserted per image, grid summed over 12 exactly" (grid_symmetry.hpp).
+  static std::string symmetry_plan_text(const recon::ReconstructionSettings& settings, const geom::SymmetryGroup& group) {
+    const recon::SymmetryPlan plan = recon::plan_symmetry(group, settings.sym_mode);
+    std::string t = std::to_string(plan.inserted.order()) + " inserted per image";
+    if (!plan.grid.empty())
+      t += ", grid summed over " + std::to_string(plan.grid.size()) + (plan.exact ? " exactly" : " by trilinear interpolation");
+    return t;
   }
 
   /// FSC of the map against --reference (same box), logged and written as text.

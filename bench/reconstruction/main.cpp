@@ -36,7 +36,7 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 
 const char* kUsage =
     "usage: frost_bench_reconstruction [--suite full|check] [--quick] [--scale F] [--budget-s S]\n"
-    "                                  [--box N --images K [--sym S] [--fast]]\n"
+    "                                  [--box N --images K [--sym S] [--fast] [--sym_mode insert|grid]]\n"
     "                                  [--device cpu|0|0,1] [--streams S] [--buffer B] [--threads T]\n"
     "                                  [--interp lookup|dynamic] [--kernel brick|column] [--kernel-reps R]\n"
     "                                  [--no-cpu] [--no-gpu]\n"
@@ -44,10 +44,12 @@ const char* kUsage =
     "and the default blob, and reports images/s, the time split and the insertion kernel's rates.\n"
     "  --suite full   (default) GPU: 64^2 x 100k, 128^2 x 30k (precise and --fast), 256^2 x 10k and\n"
     "                 512^2 x 10k images with I symmetry (60), and 256^2 x 50k with C1; CPU: the same\n"
-    "                 boxes with far fewer images.\n"
+    "                 boxes with far fewer images. Then the four I cases with --sym_mode grid (each\n"
+    "                 image inserted once, the grid symmetrised: RELION's method, not Xmipp's).\n"
     "  --suite check  the device-check selection: 128^2 x 30k I in full (precise with the brick and\n"
     "                 the column kernel, and fast), the other GPU cases with fewer images (images/s\n"
-    "                 and the extrapolated full-size time are reported), then the CPU cases.\n"
+    "                 and the extrapolated full-size time are reported), then the CPU cases, and\n"
+    "                 64^2, 128^2 and 256^2 I in full with --sym_mode grid.\n"
     "  --scale F      multiply every case's image count by F; --quick = --scale 0.05\n"
     "  --budget-s S   start no new case after S seconds (0 = no budget)\n"
     "  --box N        one case instead of a suite (with --images, default 1000; --sym, default i)\n"
@@ -66,6 +68,7 @@ struct Options {
   long long images = 1000;
   std::string sym = "i";
   bool fast = false;
+  bool grid = false; ///< --sym_mode grid
   std::string device;
   int streams = 4, buffer = 25, threads = 0, kernel_reps = 5;
   recon::Interpolation interp = recon::Interpolation::Lookup;
@@ -80,12 +83,14 @@ struct Case {
   long long full_images = 0; ///< the full-size count the run extrapolates to
   std::string sym = "i";
   bool fast = false;
+  bool grid = false;             ///< symmetry by grid symmetrisation (--sym_mode grid)
   std::string kernel = "column"; ///< GPU insertion kernel
 };
 
 std::string label(const Case& c) {
   std::string s = std::to_string(c.box) + "^2 x " + std::to_string(c.images) + " " + c.sym;
   if (c.fast) s += " fast";
+  if (c.grid) s += " grid";
   if (c.gpu && c.kernel != "column") s += " " + c.kernel;
   return s;
 }
@@ -131,6 +136,11 @@ Options parse(int argc, char** argv) {
     else if (a == "--images") { o.images = std::stoll(value(i)); images_set = true; }
     else if (a == "--sym") o.sym = value(i);
     else if (a == "--fast") o.fast = true;
+    else if (a == "--sym_mode") {
+      const std::string v = value(i);
+      if (v != "insert" && v != "grid") throw_usage_error("--sym_mode must be insert or grid");
+      o.grid = v == "grid";
+    }
     else if (a == "--device") o.device = value(i);
     else if (a == "--streams") o.streams = std::stoi(value(i));
     else if (a == "--buffer") o.buffer = std::stoi(value(i));
@@ -165,7 +175,7 @@ Options parse(int argc, char** argv) {
 std::vector<Case> suite_cases(const Options& o, bool single_on_gpu) {
   std::vector<Case> cases;
   auto add = [&](bool gpu, int box, long long images, long long full, const char* sym, bool fast = false,
-                 const std::string& kernel = "") {
+                 const std::string& kernel = "", bool grid = false) {
     Case c;
     c.gpu = gpu;
     c.box = box;
@@ -173,11 +183,12 @@ std::vector<Case> suite_cases(const Options& o, bool single_on_gpu) {
     c.images = std::max<long long>(1, std::llround(double(images) * o.scale));
     c.sym = sym;
     c.fast = fast;
+    c.grid = grid;
     c.kernel = kernel.empty() ? o.kernel : kernel;
     cases.push_back(c);
   };
   if (o.box > 0) {
-    add(single_on_gpu, o.box, o.images, o.images, o.sym.c_str(), o.fast);
+    add(single_on_gpu, o.box, o.images, o.images, o.sym.c_str(), o.fast, "", o.grid);
     return cases;
   }
   if (o.suite == "full") {
@@ -188,6 +199,11 @@ std::vector<Case> suite_cases(const Options& o, bool single_on_gpu) {
     add(true, 256, 10000, 10000, "i");
     add(true, 512, 10000, 10000, "i");
     add(true, 256, 50000, 50000, "c1");
+    // --sym_mode grid: each image inserted once, the grid symmetrised (not Xmipp's algorithm).
+    add(true, 64, 100000, 100000, "i", false, "", true);
+    add(true, 128, 30000, 30000, "i", false, "", true);
+    add(true, 256, 10000, 10000, "i", false, "", true);
+    add(true, 512, 10000, 10000, "i", false, "", true);
     add(false, 64, 500, 100000, "i");
     add(false, 128, 100, 30000, "i");
     add(false, 128, 100, 30000, "i", true);
@@ -205,6 +221,10 @@ std::vector<Case> suite_cases(const Options& o, bool single_on_gpu) {
     add(false, 128, 60, 30000, "i", true);
     add(false, 256, 10, 10000, "i");
     add(false, 256, 500, 50000, "c1");
+    add(false, 128, 500, 30000, "i", false, "", true);
+    add(true, 64, 100000, 100000, "i", false, "", true);
+    add(true, 128, 30000, 30000, "i", false, "", true);
+    add(true, 256, 10000, 10000, "i", false, "", true);
     add(true, 64, 5000, 100000, "i");
     add(true, 256, 1000, 10000, "i");
     add(true, 256, 5000, 50000, "c1");
@@ -301,6 +321,7 @@ recon::ReconstructionSettings settings_for(const Options& o, const Case& c) {
   s.box = c.box;
   s.fast = c.fast;
   s.interp = o.interp;
+  s.sym_mode = c.grid ? recon::SymMode::Grid : recon::SymMode::Insert;
   return s;
 }
 
@@ -325,6 +346,9 @@ Result run_case(const Options& o, const Case& c, const std::vector<int>& gpus, c
   const recon::ReconstructionSettings s = settings_for(o, c);
   const recon::GridLayout layout = recon::make_grid_layout(s);
   const geom::SymmetryGroup group = geom::parse_symmetry(c.sym);
+  // What the insertion sees: the coset representatives of the grid subgroup, or the identity
+  // only in grid mode (grid_symmetry.hpp).
+  const geom::SymmetryGroup inserted = recon::plan_symmetry(group, s.sym_mode).inserted;
   const auto images = synthetic_images(c.box, 8);
   const auto particles = synthetic_particles(c.images, static_cast<std::uint32_t>(c.box) * 31u + 7u);
   const recon::ImageLoader load = [&images](const recon::ParticleRecord& p, Image<float>& out) {
@@ -358,12 +382,12 @@ Result run_case(const Options& o, const Case& c, const std::vector<int>& gpus, c
     (void)sink;
   }
   r.wall_s = seconds_since(t0);
-  r.spaces = c.images * group.order();
+  r.spaces = c.images * inserted.order();
   r.ran = true;
 
   // Work per traverse space, counted on the CPU with the shared gather code (one batch).
   const recon::SampleBatch batch =
-      prepared_batch(s, layout, group, images, particles, o.buffer, c.gpu ? HostMemory::Pinned : HostMemory::Pageable);
+      prepared_batch(s, layout, inserted, images, particles, o.buffer, c.gpu ? HostMemory::Pinned : HostMemory::Pageable);
   r.work = count_work(batch, s, 48);
   r.batch_spaces = batch.space_count();
   const double upd_batch = r.work.updates * r.batch_spaces, tap_batch = r.work.taps * r.batch_spaces;
@@ -387,7 +411,7 @@ Result run_case(const Options& o, const Case& c, const std::vector<int>& gpus, c
 /// The streaming rate: images over the accumulation without its finish (which does not depend
 /// on the image count), the rate that extrapolates to other image counts.
 double images_per_s(const Result& r) {
-  const double t = r.accumulate_s - r.times.finish;
+  const double t = r.accumulate_s - r.times.finish - r.times.symmetrise;
   return t > 0 ? double(r.c.images) / t : 0.0;
 }
 
@@ -396,8 +420,8 @@ double images_per_s(const Result& r) {
 double full_estimate_s(const Result& r) {
   const double ips = images_per_s(r);
   if (ips <= 0) return 0;
-  const double fixed = r.times.finish + r.finalise_s;
-  const double acc_only = std::max(0.0, r.accumulate_s - r.times.finish);
+  const double fixed = r.times.finish + r.times.symmetrise + r.finalise_s;
+  const double acc_only = std::max(0.0, r.accumulate_s - r.times.finish - r.times.symmetrise);
   return acc_only * double(r.c.full_images) / double(r.c.images) + fixed;
 }
 
@@ -405,9 +429,9 @@ void print_result(const Result& r, int threads, int lanes, const GpuFacts& facts
   const Case& c = r.c;
   std::printf("## %s %s (%lld samples): %s\n", c.gpu ? "gpu" : "cpu", label(c).c_str(),
               static_cast<long long>(r.spaces), r.backend.c_str());
-  std::printf("   wall %.2f s = accumulate %.2f s (incl. finish %.2f s) + finalise %.2f s; streaming %.1f images/s,"
-              " %.0f samples/s\n",
-              r.wall_s, r.accumulate_s, r.times.finish, r.finalise_s, images_per_s(r),
+  std::printf("   wall %.2f s = accumulate %.2f s (incl. finish %.2f s, grid symmetrisation %.2f s) + finalise %.2f s;"
+              " streaming %.1f images/s, %.0f samples/s\n",
+              r.wall_s, r.accumulate_s, r.times.finish, r.times.symmetrise, r.finalise_s, images_per_s(r),
               images_per_s(r) * double(r.spaces) / double(std::max(1LL, r.c.images)));
   if (c.full_images != c.images)
     std::printf("   full size (%lld images): estimated %.1f s\n", c.full_images, full_estimate_s(r));
@@ -493,7 +517,7 @@ int run(const Options& o) {
   std::printf("%-4s %-20s %7s %8s %9s %8s %8s %8s %7s %6s %6s\n", "dev", "case", "images", "wall_s", "images/s", "est_s",
               "Gupd/s", "Gtap/s", "ins_s", "%bw", "%fp32");
   for (const Result& r : results) {
-    std::string name = std::to_string(r.c.box) + "^2 " + r.c.sym + (r.c.fast ? " fast" : "") +
+    std::string name = std::to_string(r.c.box) + "^2 " + r.c.sym + (r.c.fast ? " fast" : "") + (r.c.grid ? " grid" : "") +
                        (r.c.gpu && r.c.kernel != "column" ? " " + r.c.kernel : "");
     if (!r.ran) {
       std::printf("%-4s %-20s %7lld %s\n", r.c.gpu ? "gpu" : "cpu", name.c_str(), r.c.images, r.note.c_str());
@@ -509,7 +533,7 @@ int run(const Options& o) {
     if (!b.ran || !b.c.gpu || b.c.kernel != "brick") continue;
     for (const Result& k : results) {
       if (!k.ran || !k.c.gpu || k.c.kernel != "column" || k.c.box != b.c.box || k.c.sym != b.c.sym ||
-          k.c.fast != b.c.fast || k.c.images != b.c.images)
+          k.c.fast != b.c.fast || k.c.grid != b.c.grid || k.c.images != b.c.images)
         continue;
       std::printf("# %d^2 %s%s: brick kernel %.2fx the column kernel's speed (kernel only: %.3f vs %.3f ms per batch);"
                   " streaming %.2fx (%.0f vs %.0f images/s)\n",

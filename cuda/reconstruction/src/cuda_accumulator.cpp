@@ -13,6 +13,7 @@
 
 #include "frost/core/error.hpp"
 #include "frost/core/host_buffer.hpp"
+#include "frost/core/log.hpp"
 #include "frost/cuda/check.hpp"
 #include "frost/cuda/device_buffer.hpp"
 #include "frost/cuda/reconstruction.hpp"
@@ -295,6 +296,16 @@ public:
   }
 
   HostMemory host_memory() const override { return HostMemory::Pinned; }
+
+  void symmetrise(recon::HalfGrid& grid, const std::vector<recon::Rotation9<double>>& rotations,
+                  double max_r2) override {
+    try {
+      symmetrise_half_grid(grid, rotations, max_r2, devices_.front().id);
+    } catch (const Error& e) {
+      log_warning(std::string("grid symmetrisation on the GPU failed (") + e.what() + "); using the CPU");
+      recon::symmetrise_grid(grid, rotations, max_r2);
+    }
+  }
 
   CudaInsertStats stats() const {
     CudaInsertStats s;

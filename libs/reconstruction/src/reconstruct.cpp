@@ -68,6 +68,11 @@ std::vector<HalfGrid> accumulate(const ReconstructionSettings& settings, const G
       jobs.push_back({g, std::vector<std::size_t>(lists[g].begin() + b, lists[g].begin() + e)});
     }
 
+  // The elements inserted per image, and the rotations the folded grids are summed over at the
+  // end (grid_symmetry.hpp: exact grid subgroup, or the whole group in grid mode).
+  const SymmetryPlan plan = plan_symmetry(group, settings.sym_mode);
+  const geom::SymmetryGroup& inserted = plan.inserted;
+
   const int lanes = std::max(1, accumulator.lanes());
   const int threads = options.threads > 0 ? options.threads : num_threads();
   const int per_lane = std::max(1, threads / lanes);
@@ -78,11 +83,11 @@ std::vector<HalfGrid> accumulate(const ReconstructionSettings& settings, const G
 
   auto run_lane = [&](int lane) {
     try {
-      SampleBatch batch(layout, buffer, group.order(), settings.ctf != CtfMode::None, accumulator.host_memory());
+      SampleBatch batch(layout, buffer, inserted.order(), settings.ctf != CtfMode::None, accumulator.host_memory());
       std::vector<std::unique_ptr<SamplePreparer>> preparers;
       std::vector<Image<float>> images(per_lane);
       for (int t = 0; t < per_lane; ++t)
-        preparers.push_back(std::make_unique<SamplePreparer>(settings, layout, group));
+        preparers.push_back(std::make_unique<SamplePreparer>(settings, layout, inserted));
       PhaseTimes mine;
       for (;;) {
         if (error.stopped()) break;
@@ -141,11 +146,17 @@ std::vector<HalfGrid> accumulate(const ReconstructionSettings& settings, const G
   for (int g = 0; g < options.grids; ++g) out.emplace_back(layout);
   accumulator.finish(out);
   total.finish = seconds_since(t3);
+  if (!plan.grid.empty()) {
+    auto t4 = Clock::now();
+    for (HalfGrid& g : out) accumulator.symmetrise(g, plan.grid, grid_symmetry_radius_sq(layout, settings.blob.radius));
+    total.symmetrise = seconds_since(t4);
+  }
   if (times) {
     times->load += total.load;
     times->prepare += total.prepare;
     times->insert += total.insert;
     times->finish += total.finish;
+    times->symmetrise += total.symmetrise;
   }
   return out;
 }

@@ -95,6 +95,12 @@ CudaInsertStats cuda_insert_stats(const recon::GridAccumulator& accumulator);
 /// an accumulator that is not a CUDA one or is already finished.
 recon::FullGrid cuda_download_cube(recon::GridAccumulator& accumulator, int grid);
 
+/// @brief recon::symmetrise_grid on `device`: replaces the folded half grid by its sum over
+/// `rotations` (the same per-voxel code, in double). Needs 6 x 8 bytes per half grid voxel on
+/// the device; frost::Error when the device cannot hold them.
+void symmetrise_half_grid(recon::HalfGrid& grid, const std::vector<recon::Rotation9<double>>& rotations,
+                          double max_r2, int device);
+
 /// Kernel-only timing of one batch (benchmarks, tuning).
 struct KernelTiming {
   double ms_per_launch = 0; ///< mean over `reps` back-to-back launches after one warm-up

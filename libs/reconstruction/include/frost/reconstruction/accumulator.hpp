@@ -10,6 +10,7 @@
 
 #include "frost/reconstruction/precision.hpp"
 #include "frost/reconstruction/grid.hpp"
+#include "frost/reconstruction/grid_symmetry.hpp"
 #include "frost/reconstruction/sample_batch.hpp"
 #include "frost/reconstruction/settings.hpp"
 
@@ -27,6 +28,11 @@ public:
   /// After the last insert: fast-mode convolution and the fold; grid g is added to out[g]
   /// (out has one half grid per grid, already sized).
   virtual void finish(std::vector<HalfGrid>& out) = 0;
+  /// After finish(): replaces the folded `grid` by its sum over `rotations` (the grid part of
+  /// a SymmetryPlan, grid_symmetry.hpp) on this backend's hardware; the CPU by default.
+  virtual void symmetrise(HalfGrid& grid, const std::vector<Rotation9<double>>& rotations, double max_r2) {
+    symmetrise_grid(grid, rotations, max_r2);
+  }
   /// "cpu, 16 threads" / "cuda:0 NVIDIA H100 ..., 4 streams".
   virtual std::string describe() const = 0;
   /// Memory the loaders should allocate batches in (pinned for GPU uploads).

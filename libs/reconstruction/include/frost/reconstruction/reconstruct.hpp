@@ -28,7 +28,7 @@ using ImageLoader = std::function<void(const ParticleRecord& particle, Image<flo
 
 /// Seconds spent per phase (summed over loader threads for load and prepare).
 struct PhaseTimes {
-  double load = 0, prepare = 0, insert = 0, finish = 0, reduce = 0, finalise = 0, write = 0;
+  double load = 0, prepare = 0, insert = 0, finish = 0, symmetrise = 0, reduce = 0, finalise = 0, write = 0;
 };
 
 struct AccumulateOptions {
@@ -39,7 +39,9 @@ struct AccumulateOptions {
 };
 
 /// @brief Prepares and inserts `particles` with `accumulator` and returns one folded half grid
-/// per grid (not yet symmetrised; see finalise). With grids = 2, particles with subset 2 go to
+/// per grid (its kx = 0 plane not yet made Hermitian; see finalise). Symmetry follows
+/// plan_symmetry(group, settings.sym_mode): each image is inserted with the plan's elements and
+/// each grid is then summed over the plan's grid rotations (accumulator.symmetrise). With grids = 2, particles with subset 2 go to
 /// grid 1 and all others to grid 0. Particles with weight 0 are skipped when
 /// settings.use_weights. Throws what the loader throws (the first error wins, others stop).
 std::vector<HalfGrid> accumulate(const ReconstructionSettings& settings, const GridLayout& layout,

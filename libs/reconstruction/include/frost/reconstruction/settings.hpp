@@ -18,6 +18,10 @@ enum class Gridding { Kb, Xmipp };
 /// CTF handling (§5.7). None: images used as they are.
 enum class CtfMode { None, Invert, Wiener };
 
+/// How symmetry is applied (§7): every image inserted once per group element (Xmipp, default),
+/// or inserted once and the folded grids symmetrised by interpolation (RELION, `--sym_mode grid`).
+enum class SymMode { Insert, Grid };
+
 /// Everything the algorithm needs besides the images and their poses.
 struct ReconstructionSettings {
   int box = 0;                  ///< N, image side [px]
@@ -38,6 +42,7 @@ struct ReconstructionSettings {
   double pixel_size = 1.0;      ///< [A/px], for the CTF frequencies and the output header
   double wiener_eps = 0.0;      ///< added to W at the division (wiener mode)
   bool use_weights = false;     ///< per-image weights from the metadata
+  SymMode sym_mode = SymMode::Insert;
 };
 
 /// @brief The sizes of §4 for one set of settings.
