@@ -32,7 +32,7 @@ GpuFacts gpu_facts(int device);
 std::unique_ptr<recon::GridAccumulator> make_gpu_accumulator(const recon::ReconstructionSettings& s,
                                                              const recon::GridLayout& layout, int grids,
                                                              const std::vector<int>& devices, int streams,
-                                                             const std::string& kernel);
+                                                             const std::string& kernel, bool fft_on_device = true);
 
 /// What the CUDA accumulator measured during a run.
 struct GpuRunStats {

@@ -8,7 +8,7 @@ GpuFacts gpu_facts(int) { return {}; }
 
 std::unique_ptr<recon::GridAccumulator> make_gpu_accumulator(const recon::ReconstructionSettings&,
                                                              const recon::GridLayout&, int, const std::vector<int>&,
-                                                             int, const std::string&) {
+                                                             int, const std::string&, bool) {
   FROST_THROW(ExitCode::Device, "frost_bench_reconstruction was built without CUDA");
 }
 

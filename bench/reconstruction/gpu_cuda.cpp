@@ -79,8 +79,10 @@ GpuFacts gpu_facts(int device) {
 std::unique_ptr<recon::GridAccumulator> make_gpu_accumulator(const recon::ReconstructionSettings& s,
                                                              const recon::GridLayout& layout, int grids,
                                                              const std::vector<int>& devices, int streams,
-                                                             const std::string& kernel) {
-  return cuda::make_cuda_accumulator(s, layout, grids, devices, streams, launch_for(kernel));
+                                                             const std::string& kernel, bool fft_on_device) {
+  cuda::InsertLaunchConfig launch = launch_for(kernel);
+  launch.fft_on_device = fft_on_device;
+  return cuda::make_cuda_accumulator(s, layout, grids, devices, streams, launch);
 }
 
 GpuRunStats gpu_run_stats(const recon::GridAccumulator& accumulator) {

@@ -19,7 +19,10 @@
 #include "frost/cuda/reconstruction.hpp"
 #include "frost/reconstruction/blob.hpp"
 #include "frost/reconstruction/grid.hpp"
+#include "frost/cuda/fft.hpp"
+#include "frost/fft/planner.hpp"
 #include "insert_kernel.hpp"
+#include "prepare_kernel.hpp"
 
 namespace frost::cuda {
 namespace {
@@ -68,6 +71,12 @@ struct Lane {
   DeviceBuffer<recon::Cf> spectra;
   DeviceBuffer<float> gw;
   DeviceBuffer<recon::TraverseSpace> spaces;
+  // Image batches (--fftOnGPU): images, shifts, CTF factors, padded FFT inputs, R2C spectra.
+  DeviceBuffer<float> raw, padded, gf;
+  DeviceBuffer<double> shifts;
+  DeviceBuffer<recon::Cf> freq;
+  fft::FftPlan r2c; ///< batched P x P R2C of the lane's capacity (cuFFT, cached per device)
+  int fft_capacity = 0;
   // Stats (touched only by the lane's own thread, summed after the run).
   std::int64_t launches = 0, images = 0, space_count = 0;
   double kernel_ms = 0, upload_bytes = 0, wait_s = 0;
@@ -207,10 +216,23 @@ public:
     const std::size_t pixels = batch.pixels() * static_cast<std::size_t>(batch.size());
     const int spaces = batch.space_count();
     // Ordered after this lane's previous kernel, which reads the same buffers.
-    L.spectra.upload_async(reinterpret_cast<const recon::Cf*>(batch.spectra_data()), pixels, s);
+    double bytes = 0;
+    if (batch.holds_images()) {
+      const std::size_t image_px = batch.image_pixels() * static_cast<std::size_t>(batch.size());
+      L.raw.upload_async(batch.images_data(), image_px, s);
+      L.shifts.upload_async(batch.shifts_data(), 2 * static_cast<std::size_t>(batch.size()), s);
+      if (batch.has_gw()) L.gf.upload_async(batch.gf_data(), pixels, s);
+      bytes += double(image_px) * sizeof(float) + 2.0 * batch.size() * sizeof(double) +
+               (batch.has_gw() ? double(pixels) * sizeof(float) : 0.0);
+    } else {
+      L.spectra.upload_async(reinterpret_cast<const recon::Cf*>(batch.spectra_data()), pixels, s);
+      bytes += double(pixels) * sizeof(recon::Cf);
+    }
     if (batch.has_gw()) L.gw.upload_async(batch.gw_data(), pixels, s);
     L.spaces.upload_async(batch.spaces(), static_cast<std::size_t>(spaces), s);
+    bytes += (batch.has_gw() ? double(pixels) * sizeof(float) : 0.0) + double(spaces) * sizeof(recon::TraverseSpace);
     L.copied.record(s);
+    if (batch.holds_images()) prepare_on_device(L, batch.size(), batch.has_gw());
 
     detail::InsertArgs args = make_args(L, D, grid, batch);
     const int k = L.current;
@@ -230,8 +252,7 @@ public:
     ++L.launches;
     L.images += batch.size();
     L.space_count += spaces;
-    L.upload_bytes += double(pixels) * (sizeof(recon::Cf) + (batch.has_gw() ? sizeof(float) : 0)) +
-                      double(spaces) * sizeof(recon::TraverseSpace);
+    L.upload_bytes += bytes;
   }
 
   void finish(std::vector<recon::HalfGrid>& out) override {
@@ -297,6 +318,8 @@ public:
 
   HostMemory host_memory() const override { return HostMemory::Pinned; }
 
+  bool fft_on_device() const override { return launch_.fft_on_device; }
+
   void symmetrise(recon::HalfGrid& grid, const std::vector<recon::Rotation9<double>>& rotations,
                   double max_r2) override {
     try {
@@ -330,6 +353,7 @@ public:
     t.reps = reps;
     t.spaces = batch.space_count();
     if (batch.size() == 0) return t;
+    FROST_EXPECTS(!batch.holds_images(), "kernel timing takes a batch of prepared samples");
     Lane& L = *lanes_[0];
     DeviceState& D = devices_[L.device];
     DeviceGuard guard(D.id);
@@ -432,6 +456,7 @@ private:
     const std::size_t pixels = batch.pixels() * static_cast<std::size_t>(batch.capacity());
     const std::size_t spaces = static_cast<std::size_t>(batch.capacity()) * batch.symmetries();
     const bool need_gw = batch.has_gw();
+    if (batch.holds_images()) reserve_fft(L, batch);
     if (L.spectra.size() >= pixels && L.spaces.size() >= spaces && (!need_gw || L.gw.size() >= pixels)) return;
     // gather.hpp indexes a batch's pixels with int.
     if (pixels > static_cast<std::size_t>(INT_MAX))
@@ -453,6 +478,59 @@ private:
     L.spectra = DeviceBuffer<recon::Cf>(pixels);
     if (need_gw) L.gw = DeviceBuffer<float>(pixels);
     L.spaces = DeviceBuffer<recon::TraverseSpace>(spaces);
+  }
+
+  /// Buffers and the cuFFT plan of an image batch's preparation (--fftOnGPU), sized for the
+  /// batch's capacity.
+  void reserve_fft(Lane& L, const recon::SampleBatch& batch) {
+    const int cap = batch.capacity();
+    if (L.fft_capacity >= cap && (!batch.has_gw() || L.gf.size() >= batch.pixels() * static_cast<std::size_t>(cap)))
+      return;
+    const int P = layout_.padded;
+    const std::size_t image_px = batch.image_pixels() * static_cast<std::size_t>(cap);
+    const std::size_t padded_px = std::size_t(P) * P * static_cast<std::size_t>(cap);
+    const std::size_t freq_px = std::size_t(P) * (P / 2 + 1) * static_cast<std::size_t>(cap);
+    const std::size_t bytes = image_px * sizeof(float) + padded_px * sizeof(float) + freq_px * sizeof(recon::Cf) +
+                              (batch.has_gw() ? batch.pixels() * cap * sizeof(float) : 0);
+    L.stream.synchronize(); // a running kernel may still read the old buffers
+    L.raw = DeviceBuffer<float>();
+    L.padded = DeviceBuffer<float>();
+    L.freq = DeviceBuffer<recon::Cf>();
+    L.gf = DeviceBuffer<float>();
+    const auto [free_b, total_b] = memory_info();
+    if (bytes > free_b)
+      FROST_THROW(ExitCode::Device, "CUDA device " + std::to_string(devices_[L.device].id) +
+                                        ": the FFT buffers of a batch need " + gib(double(bytes)) + " (" +
+                                        std::to_string(cap) + " images of " + std::to_string(P) + "^2) but only " +
+                                        gib(double(free_b)) + " of " + gib(double(total_b)) +
+                                        " are free; use a smaller --bufferSize or fewer --streams");
+    L.raw = DeviceBuffer<float>(image_px);
+    L.padded = DeviceBuffer<float>(padded_px);
+    L.freq = DeviceBuffer<recon::Cf>(freq_px);
+    L.shifts = DeviceBuffer<double>(2 * static_cast<std::size_t>(cap));
+    if (batch.has_gw()) L.gf = DeviceBuffer<float>(batch.pixels() * static_cast<std::size_t>(cap));
+    L.r2c = fft::shared_planner(fft::Backend::Cuda, devices_[L.device].id)
+                ->plan(fft::FftSpec::r2c(Shape{P, P, 1, cap}));
+    L.fft_capacity = cap;
+  }
+
+  /// Pad, transform and crop the lane's `count` uploaded images into its samples (ordered on
+  /// the lane's stream after the uploads, before the insertion).
+  void prepare_on_device(Lane& L, int count, bool with_gf) {
+    const cudaStream_t s = L.stream.get();
+    const int P = layout_.padded;
+    detail::launch_pad_images(L.raw.data(), count, layout_.box, P, L.padded.data(), s);
+    // The plan transforms the lane's whole capacity; slots past `count` hold stale inputs that
+    // nothing reads.
+    L.r2c.execute(L.padded.data(), L.freq.data(), on_stream(s));
+    detail::CropArgs c;
+    c.count = count;
+    c.P = P;
+    c.fx = layout_.fx;
+    c.fy = layout_.fy;
+    c.M = layout_.M;
+    c.limit = layout_.max_frequency_sq();
+    detail::launch_crop_spectra(L.freq.data(), L.shifts.data(), with_gf ? L.gf.data() : nullptr, c, L.spectra.data(), s);
   }
 
   detail::InsertArgs make_args(Lane& L, DeviceState& D, int grid, const recon::SampleBatch& batch) {

@@ -83,7 +83,8 @@ std::vector<HalfGrid> accumulate(const ReconstructionSettings& settings, const G
 
   auto run_lane = [&](int lane) {
     try {
-      SampleBatch batch(layout, buffer, inserted.order(), settings.ctf != CtfMode::None, accumulator.host_memory());
+      SampleBatch batch(layout, buffer, inserted.order(), settings.ctf != CtfMode::None, accumulator.host_memory(),
+                        accumulator.fft_on_device());
       std::vector<std::unique_ptr<SamplePreparer>> preparers;
       std::vector<Image<float>> images(per_lane);
       for (int t = 0; t < per_lane; ++t)

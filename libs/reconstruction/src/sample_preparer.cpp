@@ -6,6 +6,7 @@
 #include "frost/core/error.hpp"
 #include "frost/fft/planner.hpp"
 #include "frost/geometry/euler.hpp"
+#include "frost/reconstruction/sample_math.hpp"
 #include "frost/reconstruction/traverse_space.hpp"
 #if FROST_RECON_DOUBLE
 #include "fftw_double.hpp"
@@ -53,25 +54,19 @@ void SamplePreparer::transform(View<const float> image, double shift_x, double s
   const int fx = layout_.fx, fy = layout_.fy, half = layout_.M / 2;
   const double limit = layout_.max_frequency_sq();
   const double scale = 1.0 / (double(P) * P);
-  // I'(r) = I(r - s)  <=>  F'(k) = F(k) exp(-2 pi i k.s / P)  (§3.3). The ramp is separable:
-  // one table per axis instead of a sine and cosine per pixel.
+  // The ramp is separable (sample_math.hpp): one table per axis instead of a sine and cosine
+  // per pixel; the CUDA preparation evaluates the same factors per pixel.
   ramp_x_.resize(static_cast<std::size_t>(fx));
   ramp_y_.resize(static_cast<std::size_t>(fy));
-  for (int kx = 0; kx < fx; ++kx) ramp_x_[kx] = std::polar(scale, -2.0 * kPi * kx * shift_x / P);
-  for (int row = 0; row < fy; ++row) ramp_y_[row] = std::polar(1.0, -2.0 * kPi * (row - half) * shift_y / P);
+  for (int kx = 0; kx < fx; ++kx) shift_ramp(kx, shift_x, P, scale, ramp_x_[kx].re, ramp_x_[kx].im);
+  for (int row = 0; row < fy; ++row) shift_ramp(row - half, shift_y, P, 1.0, ramp_y_[row].re, ramp_y_[row].im);
   for (int row = 0; row < fy; ++row) {
     const int ky = row - half;
-    const RealComplex* src = spectrum_.data() + std::size_t(periodic_index(ky, P)) * (P / 2 + 1);
-    RealComplex* dst = out + std::size_t(row) * fx;
-    const std::complex<double> ry = ramp_y_[row];
-    for (int kx = 0; kx < fx; ++kx) {
-      if (double(kx) * kx + double(ky) * ky > limit) {
-        dst[kx] = 0;
-        continue;
-      }
-      const std::complex<double> v = std::complex<double>(src[kx].real(), src[kx].imag()) * (ramp_x_[kx] * ry);
-      dst[kx] = RealComplex(static_cast<Real>(v.real()), static_cast<Real>(v.imag()));
-    }
+    const Cf* src = reinterpret_cast<const Cf*>(spectrum_.data()) + std::size_t(periodic_index(ky, P)) * (P / 2 + 1);
+    Cf* dst = reinterpret_cast<Cf*>(out) + std::size_t(row) * fx;
+    const Ramp ry = ramp_y_[row];
+    for (int kx = 0; kx < fx; ++kx)
+      dst[kx] = sample_pixel(src, kx, ky, limit, ramp_x_[kx].re, ramp_x_[kx].im, ry.re, ry.im);
   }
 }
 
@@ -133,8 +128,7 @@ void SamplePreparer::traverse_spaces(const geom::EulerAngles& pose, int slot, Re
   }
 }
 
-void SamplePreparer::prepare(View<const float> image, const ParticleRecord& particle, SampleBatch& batch,
-                             int slot) {
+void SamplePreparer::check(View<const float> image, const ParticleRecord& particle) const {
   const int N = layout_.box;
   if (image.shape.x != N || image.shape.y != N)
     throw_input_error(particle.image, "image of " + std::to_string(image.shape.x) + "x" +
@@ -147,17 +141,33 @@ void SamplePreparer::prepare(View<const float> image, const ParticleRecord& part
         throw_input_error(particle.image, "non-finite pixel at (" + std::to_string(x) + ", " +
                                               std::to_string(y) + ") (metadata row " +
                                               std::to_string(particle.row + 1) + ")");
-  RealComplex* spectrum = batch.spectrum(slot);
-  transform(image, particle.shift_x, particle.shift_y, spectrum);
-  if (settings_.ctf != CtfMode::None) {
-    if (!particle.has_ctf)
-      throw_input_error(particle.image, "CTF correction requested but metadata row " +
-                                            std::to_string(particle.row + 1) + " has no CTF parameters");
-    Real* gw = batch.gw(slot);
-    FROST_EXPECTS(gw != nullptr, "gw != nullptr");
-    ctf_factors(particle.ctf, gf_.data(), gw);
-    const std::size_t n = batch.pixels();
-    for (std::size_t p = 0; p < n; ++p) spectrum[p] *= gf_[p];
+  if (settings_.ctf != CtfMode::None && !particle.has_ctf)
+    throw_input_error(particle.image, "CTF correction requested but metadata row " +
+                                          std::to_string(particle.row + 1) + " has no CTF parameters");
+}
+
+void SamplePreparer::prepare(View<const float> image, const ParticleRecord& particle, SampleBatch& batch,
+                             int slot) {
+  check(image, particle);
+  if (batch.holds_images()) {
+    // The device transforms (--fftOnGPU): hand over the image, its shift and CTF factors.
+    const int N = layout_.box;
+    float* dst = batch.image(slot);
+    for (int y = 0; y < N; ++y)
+      for (int x = 0; x < N; ++x) dst[std::size_t(y) * N + x] = image(x, y);
+    batch.shift(slot)[0] = particle.shift_x;
+    batch.shift(slot)[1] = particle.shift_y;
+    if (settings_.ctf != CtfMode::None) ctf_factors(particle.ctf, batch.gf(slot), batch.gw(slot));
+  } else {
+    RealComplex* spectrum = batch.spectrum(slot);
+    transform(image, particle.shift_x, particle.shift_y, spectrum);
+    if (settings_.ctf != CtfMode::None) {
+      Real* gw = batch.gw(slot);
+      FROST_EXPECTS(gw != nullptr, "gw != nullptr");
+      ctf_factors(particle.ctf, gf_.data(), gw);
+      const std::size_t n = batch.pixels();
+      for (std::size_t p = 0; p < n; ++p) spectrum[p] *= gf_[p];
+    }
   }
   const Real weight = settings_.use_weights ? static_cast<Real>(particle.weight) : Real(1);
   traverse_spaces(particle.pose, slot, weight, batch.spaces(slot));

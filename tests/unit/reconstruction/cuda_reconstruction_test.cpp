@@ -1,6 +1,7 @@
 // The CUDA insertion backend against the CPU one (fourier-reconstruction.md §14.5):
 // G1 parity on the PH1 fixture (precise with table and on-the-fly weights, fast, symmetric c4
-// and i, CTF invert and wiener) with both insertion kernels (column and brick): relative L2 of
+// and i, grid symmetrisation, CTF invert and wiener; samples prepared on the GPU, and on the CPU
+// for two cases) with both insertion kernels (column and brick): relative L2 of
 // the maps <= 1e-4 and FSC >= 0.9999 for k <= 15; brick and column kernels agree within 1e-5
 // on G and W; the device fold (+ fast-mode convolution) of finish() matches the host fold of
 // the same cubes within 1e-6; G3 repeated GPU runs and 1 vs 2 lanes (both kernels, and 2
@@ -121,8 +122,10 @@ cuda::InsertLaunchConfig launch_for(cuda::InsertKernel kernel) {
 
 RunResult run_gpu(const recon::ReconstructionSettings& s, const Data& d, int grids = 1, int buffer = 25,
                   std::vector<int> devices = {0}, int streams = 1,
-                  cuda::InsertKernel kernel = cuda::default_insert_launch().kernel) {
-  auto acc = cuda::make_cuda_accumulator(s, recon::make_grid_layout(s), grids, devices, streams, launch_for(kernel));
+                  cuda::InsertKernel kernel = cuda::default_insert_launch().kernel, bool fft_on_device = true) {
+  cuda::InsertLaunchConfig launch = launch_for(kernel);
+  launch.fft_on_device = fft_on_device;
+  auto acc = cuda::make_cuda_accumulator(s, recon::make_grid_layout(s), grids, devices, streams, launch);
   RunResult r = run(s, d, *acc, grids, buffer);
   const cuda::CudaInsertStats st = cuda::cuda_insert_stats(*acc);
   EXPECT_TRUE(st.valid);
@@ -209,6 +212,7 @@ struct ParityCase {
   recon::Interpolation interp;
   recon::CtfMode ctf;
   recon::SymMode sym_mode = recon::SymMode::Insert;
+  bool cpu_fft = false; ///< samples prepared on the CPU (default: pad, FFT and crop on the GPU)
 };
 
 /// Test names and ctest lines show the case name, not the bytes of the struct.
@@ -230,7 +234,7 @@ TEST_P(CudaParity, MatchesCpu) {
   s.sym_mode = c.sym_mode;
   if (ctf) s.pixel_size = 4.0;
   const RunResult cpu = run_cpu(s, d);
-  const RunResult gpu = run_gpu(s, d, 1, 25, {0}, 1, kernel);
+  const RunResult gpu = run_gpu(s, d, 1, 25, {0}, 1, kernel, !c.cpu_fft);
   const std::string label = std::string(c.name) + " " + cuda::insert_kernel_name(kernel);
   expect_parity(label.c_str(), gpu, cpu);
 }
@@ -246,6 +250,10 @@ INSTANTIATE_TEST_SUITE_P(
                           ParityCase{"SymIFast", "i", 5, true, recon::Interpolation::Lookup, recon::CtfMode::None},
                           ParityCase{"SymIGrid", "i", 5, false, recon::Interpolation::Lookup, recon::CtfMode::None,
                                      recon::SymMode::Grid},
+                          ParityCase{"PreciseCpuFft", "c1", 300, false, recon::Interpolation::Lookup,
+                                     recon::CtfMode::None, recon::SymMode::Insert, true},
+                          ParityCase{"CtfWienerCpuFft", "c1", 300, false, recon::Interpolation::Lookup,
+                                     recon::CtfMode::Wiener, recon::SymMode::Insert, true},
                           ParityCase{"CtfInvert", "c1", 300, false, recon::Interpolation::Lookup, recon::CtfMode::Invert},
                           ParityCase{"CtfWiener", "c1", 300, false, recon::Interpolation::Lookup, recon::CtfMode::Wiener}),
         ::testing::Values(cuda::InsertKernel::Column, cuda::InsertKernel::Brick)),

@@ -35,6 +35,9 @@ public:
   }
   /// "cpu, 16 threads" / "cuda:0 NVIDIA H100 ..., 4 streams".
   virtual std::string describe() const = 0;
+  /// True when insert() takes image batches (SampleBatch::holds_images) and transforms them on
+  /// its device (--fftOnGPU, §8.1); the loaders then only check, copy and make traverse spaces.
+  virtual bool fft_on_device() const { return false; }
   /// Memory the loaders should allocate batches in (pinned for GPU uploads).
   virtual HostMemory host_memory() const { return HostMemory::Pageable; }
 };

@@ -3,6 +3,10 @@
 /// @brief A batch of prepared samples: the half-plane spectra of `capacity` images (CTF factor
 /// applied), their optional per-pixel weight factors, and the traverse spaces of every (image,
 /// symmetry element). One batch is what the insertion consumes in one call (§5.3 step 7).
+///
+/// An image batch (--fftOnGPU, §8.1) holds the raw N x N images, their shifts and CTF factors
+/// instead of the spectra: an accumulator that transforms on its device (fft_on_device()) makes
+/// the samples itself with the per-pixel code of sample_math.hpp.
 #include <vector>
 
 #include "frost/reconstruction/precision.hpp"
@@ -21,12 +25,14 @@ public:
   /// Room for `capacity` images of `layout` with `symmetries` elements each. `with_gw`: keep
   /// the per-pixel weight factors (CTF modes). `memory`: pinned when a GPU reads the batch.
   SampleBatch(const GridLayout& layout, int capacity, int symmetries, bool with_gw,
-              HostMemory memory = HostMemory::Pageable);
+              HostMemory memory = HostMemory::Pageable, bool images = false);
 
   const GridLayout& layout() const noexcept { return layout_; }
   int capacity() const noexcept { return capacity_; }
   int symmetries() const noexcept { return symmetries_; }
   bool has_gw() const noexcept { return with_gw_; }
+  /// True for an image batch (raw images, shifts and CTF factors instead of spectra).
+  bool holds_images() const noexcept { return images_; }
   /// Images prepared so far (slots 0..size-1 are valid).
   int size() const noexcept { return size_; }
   void set_size(int n);
@@ -36,6 +42,15 @@ public:
   RealComplex* spectrum(int i) { return spectra_.data() + std::size_t(i) * pixels(); }
   const RealComplex* spectrum(int i) const { return spectra_.data() + std::size_t(i) * pixels(); }
   Real* gw(int i) { return with_gw_ ? gw_.data() + std::size_t(i) * pixels() : nullptr; }
+  /// Image batch: slot `i`'s N x N image, its shift (x, y) [px] and CTF factors gf (nullptr
+  /// without CTF).
+  float* image(int i) { return raw_.data() + std::size_t(i) * image_pixels(); }
+  double* shift(int i) { return shifts_.data() + 2 * std::size_t(i); }
+  Real* gf(int i) { return with_gw_ && images_ ? gf_.data() + std::size_t(i) * pixels() : nullptr; }
+  const float* images_data() const noexcept { return raw_.data(); }
+  const double* shifts_data() const noexcept { return shifts_.data(); }
+  const Real* gf_data() const noexcept { return with_gw_ && images_ ? gf_.data() : nullptr; }
+  std::size_t image_pixels() const noexcept { return std::size_t(layout_.box) * layout_.box; }
   /// Traverse spaces of slot `i`: symmetries() of them.
   TraverseSpace* spaces(int i) { return spaces_.data() + std::size_t(i) * symmetries_; }
 
@@ -53,8 +68,11 @@ public:
 private:
   GridLayout layout_;
   int capacity_ = 0, symmetries_ = 1, size_ = 0;
-  bool with_gw_ = false;
+  bool with_gw_ = false, images_ = false;
   HostBuffer<RealComplex> spectra_;
+  HostBuffer<float> raw_;
+  HostBuffer<double> shifts_;
+  HostBuffer<Real> gf_;
   HostBuffer<Real> gw_;
   HostBuffer<TraverseSpace> spaces_;
 };

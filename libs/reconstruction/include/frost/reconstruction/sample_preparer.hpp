@@ -26,7 +26,9 @@ public:
                  const geom::SymmetryGroup& group);
 
   /// @brief Prepares `image` (N x N) of `particle` into slot `slot` of `batch` (spectrum, weight
-  /// factors, traverse spaces). Does not change batch.size().
+  /// factors, traverse spaces; for an image batch the image, shift, CTF factors and traverse
+  /// spaces). Does not change batch.size(). Throws frost::Error(Input) naming the file and row for
+  /// a wrong size, a non-finite pixel or missing CTF parameters.
   void prepare(View<const float> image, const ParticleRecord& particle, SampleBatch& batch, int slot);
 
   /// Step 2-4 only: the centred, scaled, shifted and cropped half-plane spectrum of `image`
@@ -41,6 +43,8 @@ public:
   void traverse_spaces(const geom::EulerAngles& pose, int slot, Real weight, TraverseSpace* out) const;
 
 private:
+  void check(View<const float> image, const ParticleRecord& particle) const;
+
   ReconstructionSettings settings_;
   GridLayout layout_;
   std::vector<geom::Mat3d> group_;
@@ -52,7 +56,10 @@ private:
   Image<Real> padded_;
   Image<RealComplex> spectrum_;
   std::vector<Real> gf_;
-  std::vector<std::complex<double>> ramp_x_, ramp_y_; ///< shift phase ramp per column / row
+  struct Ramp {
+    double re = 0, im = 0;
+  };
+  std::vector<Ramp> ramp_x_, ramp_y_; ///< shift phase ramp per column / row (sample_math.hpp)
 };
 
 } // namespace FROST_RECON_PRECISION
