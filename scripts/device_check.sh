@@ -8,6 +8,7 @@
 # Usage: scripts/device_check.sh [--quick]     (--quick: benchmarks at small sizes only)
 # FROST_ADVISOR_BUDGET_S (default 240) bounds the FFT-advisor benchmark and
 # FROST_RECON_BENCH_BUDGET_S (default 120; killed at budget + 120 s) the reconstruction benchmark,
+# FROST_MOVIE_BENCH_BUDGET_S (default 120; killed at budget + 120 s) the movie-alignment benchmark,
 # so the whole check fits in 9 minutes. Logs are written to a work folder; $OUT gets ctest.log,
 # build.log, one text file per benchmark and logs.tar.gz with everything else (the device tool
 # returns at most 8 files).
@@ -76,6 +77,12 @@ for b in $(find "$build/bench" -type f -name 'frost_bench_*' -perm -u+x | sort);
     recon_budget=${FROST_RECON_BENCH_BUDGET_S:-120}
     args+=(--suite check --budget-s "$recon_budget")
     runner=(timeout -k 10 $((recon_budget + 120)))
+  elif [ "$name" = frost_bench_movie_align ]; then
+    # Movie alignment (movie-alignment.md §11, §15.9): file -> micrograph on the GPU, Falcon and
+    # K3 first (the 0.5 s targets), then the other sizes while the budget lasts (movies in /tmp).
+    movie_budget=${FROST_MOVIE_BENCH_BUDGET_S:-120}
+    args+=(--suite check --budget-s "$movie_budget")
+    runner=(timeout -k 10 $((movie_budget + 120)))
   fi
   ${runner[@]+"${runner[@]}"} "$b" "${args[@]}" > "$out/$name.txt" 2> "$out/$name.stderr" || { bench_rc=1; log "$name failed"; tail -5 "$out/$name.stderr"; }
 done
@@ -88,10 +95,14 @@ echo "build          : rc=$build_rc ($((t1 - t0)) s)"
 echo "tests          : ${summary:-none} (skipped: $skipped) rc=$test_rc ($((t2 - t1)) s)"
 grep -E "Test +#[0-9]+: .*FftParity" "$out/ctest.log" | sed -E "s/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /parity         : /" | head -12
 grep -E "Test +#[0-9]+: .*CudaParity" "$out/ctest.log" | sed -E "s/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /recon parity   : /" | head -16
+grep -E "Test +#[0-9]+: .*(CudaMotionParity|CudaMotionEndToEnd|GpuMatchesCpu)" "$out/ctest.log" | sed -E "s/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /motion parity  : /" | head -16
 for f in "$out"/frost_bench_*.txt; do
   [ -e "$f" ] || continue
   echo "---- $(basename "$f" .txt) ----"
-  if [ "$(basename "$f")" = frost_bench_reconstruction.txt ]; then
+  if [ "$(basename "$f")" = frost_bench_movie_align.txt ]; then
+    grep -E "^# (frost_bench|gpu:)" "$f"
+    sed -n '/^# summary/,$p' "$f"
+  elif [ "$(basename "$f")" = frost_bench_reconstruction.txt ]; then
     # The short table only; the per-case details stay in the file.
     grep -E "^# (frost_bench|gpu:)" "$f"
     sed -n '/^# summary/,$p' "$f"

@@ -18,6 +18,7 @@
 #include "frost/motion/movie_reader.hpp"
 #include "frost/motion/power_spectrum.hpp"
 #include "frost/motion/render_movie.hpp"
+#include "loaded_movie.hpp"
 #include "relion_export.hpp"
 #include "xmipp_export.hpp"
 
@@ -150,7 +151,12 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
     log_warning(fmt("binning differs between x (%.5f) and y (%.5f); shifts are scaled by the x factor", bin,
                     reader.scale_y()));
   const motion::SumRange range = sum_range(movie, o, first, count);
-  const Image<float> frames = reader.read_all();
+  // The frames where the device holds them: host RAM (--device cpu) or the GPU, which decodes on
+  // CPU threads while uploading (movie-alignment.md §10.1).
+  const std::unique_ptr<LoadedMovie> frames =
+      o.gpu >= 0 ? gpu_movie(reader, o.gpu, o.gpu_memory_fraction, o.read.hot_pixel_sigma > 0)
+                 : host_movie(reader.read_all(), first);
+  const Shape frame_shape = reader.frame_shape();
   facts.seconds["Load"] = since(t);
   facts.hot_pixel_detection = o.read.hot_pixel_sigma > 0;
   if (facts.hot_pixel_detection) {
@@ -166,8 +172,8 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
   facts.movie_frames = static_cast<int>(reader.file_info().shape.n);
   facts.pixel_size = ts;
   facts.binning = bin;
-  facts.processed_x = frames.shape().x;
-  facts.processed_y = frames.shape().y;
+  facts.processed_x = frame_shape.x;
+  facts.processed_y = frame_shape.y;
   facts.sum_first = range.first;
   facts.sum_last = range.first + range.count - 1;
   facts.dose_known = o.dose_known;
@@ -179,7 +185,7 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
   facts.gain_transform = o.read.gain_transform;
   log_info(movie + ": " + std::to_string(count) + " frames " + std::to_string(first) + ".." +
            std::to_string(first + count - 1) + " of " + std::to_string(facts.movie_frames) + ", processed at " +
-           std::to_string(facts.processed_x) + "x" + std::to_string(facts.processed_y) + fmt(", %.4g A/px (bin %.4g)", ts * bin, bin));
+           std::to_string(facts.processed_x) + "x" + std::to_string(facts.processed_y) + fmt(", %.4g A/px (bin %.4g)", ts * bin, bin) + " on " + frames->describe());
 
   // Global alignment.
   t = Clock::now();
@@ -188,7 +194,7 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
   if (gs.reference == motion::ReferenceRule::Index && (gs.reference_index < 0 || gs.reference_index >= count))
     throw_usage_error("--reference " + std::to_string(gs.reference_index) + " is outside the " + std::to_string(count) +
                       " aligned frames (0-based within --frameRange)");
-  const motion::GlobalAlignment global = motion::align_global(frames.cview(), gs);
+  const motion::GlobalAlignment global = motion::align_global(frames->pairs(), gs);
   facts.seconds["Global"] = since(t);
   log_info("global alignment: " + motion::to_string(global.sizes) + "; reference frame " +
            std::to_string(first + global.reference) + ", " + std::to_string(global.outliers) + " outlier pair(s)");
@@ -209,7 +215,7 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
       ls.control_points = motion::auto_control_points(static_cast<double>(facts.processed_x),
                                                       static_cast<double>(facts.processed_y), gs.pixel_size, count);
     ls.max_local_rmsd = o.max_local_rmsd_raw / bin; // the option is in raw px, the fit in processing px
-    local = motion::align_local(frames.cview(), global, ls);
+    local = motion::align_local(frames->patches(), global, ls);
     facts.seconds["Local"] = since(t);
     model = local->model;
     log_info("local alignment: " + std::to_string(local->grid.x.count) + "x" + std::to_string(local->grid.y.count) +
@@ -233,13 +239,14 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
     so.dose = o.dose;
     so.pixel_size = gs.pixel_size;
     so.normalization = o.normalization;
-    motion::FrameSums sums = motion::render_movie(frames.cview(), first, model, range, o.interp, so);
+    motion::FrameSums sums = frames->renderer().render(model, range, o.interp, so);
     facts.seconds["Render"] = since(t);
     t = Clock::now();
     write_images(out, o, sums, gs.pixel_size);
     facts.seconds["WriteImages"] = since(t);
   }
   facts.seconds["Total"] = since(start);
+  if (!frames->device_times().empty()) log_info(frames->device_times());
   write_metadata(out.alignment, facts, gs, global, local ? &*local : nullptr, model);
   if (!out.relion_motion.empty()) {
     relion_motion_star(facts, model).write(out.relion_motion);

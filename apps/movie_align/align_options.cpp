@@ -35,6 +35,8 @@ void define_align_options(cli::Params& p) {
       .alias("--ostar-motion").meta("motion.star").in_section(kIo);
   p.flag("--float16", "write images as MRC mode 12").in_section(kIo);
   p.flag("--overwrite", "batch mode: align movies whose outputs already exist").in_section(kIo);
+  p.real("--gpu-mem-fraction", 0.9, "fraction of the free GPU memory the batches may use (GPU only)")
+      .range(0.05, 1.0).in_section("Execution");
 
   p.real("--sampling", 0.0, "raw pixel size Ts [A/px]; 0 = from the movie header").alias("--angpix")
       .alias("--sampling_rate").at_least(0).in_section(kMovie);
@@ -226,6 +228,7 @@ AlignOptions align_options(const cli::Params& p) {
   o.psd_size = static_cast<int>(p.get_int("--psd-size"));
   o.float16 = p.flag_value("--float16");
   o.overwrite = p.flag_value("--overwrite");
+  o.gpu_memory_fraction = p.get_real("--gpu-mem-fraction");
   return o;
 }
 

@@ -46,6 +46,8 @@ struct AlignOptions {
   int psd_size = 512;
   bool float16 = false;
   bool overwrite = false;              ///< batch mode: redo movies whose outputs exist
+  int gpu = -1;                        ///< --device <id>: CUDA device (-1 = the CPU)
+  double gpu_memory_fraction = 0.9;    ///< --gpu-mem-fraction
 };
 
 /// Declares the options of §3 on `p` (the device option is added by the program).

@@ -9,6 +9,7 @@
 #include "align_options.hpp"
 #include "batch.hpp"
 #include "frost/cli/program.hpp"
+#include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "trajectories_command.hpp"
@@ -27,7 +28,7 @@ public:
                 "  frost_movie_align -i movie.mrcs --sampling 1.0 --oavg mic.mrc -o mic_align.star\n"
                 "  frost_movie_align -i movies.txt --oavg 'out/{movie}.mrc'           (batch mode)\n"
                 "  frost_movie_align trajectories --alignment A.star --coords C.star --out T.star\n"
-                "CPU only for now: --device with GPU ids exits with status 4.") {}
+                "--device cpu runs FFTW on CPU threads; --device <id> runs every stage on that GPU (CUDA).") {}
 
 protected:
   void define(cli::Params& p) override {
@@ -38,11 +39,13 @@ protected:
   void validate() override { validate_align_options(params()); }
 
   int run() override {
-    const std::string device = params().get_text("--device");
-    if (device != "cpu" && device != "auto")
-      FROST_THROW(ExitCode::Device, "--device " + device + ": the GPU path of frost_movie_align is not built yet; "
-                                    "use --device cpu");
-    const AlignOptions options = align_options(params());
+    AlignOptions options = align_options(params());
+    // One GPU per process (Scipion runs one process per GPU; MPI ranks take the ids in turn).
+    const DeviceSelection sel = device();
+    if (!sel.cpu) {
+      require_devices(sel);
+      options.gpu = sel.gpu_for_rank(0);
+    }
     const OutputPaths outputs = output_paths(params());
     const std::string input = params().get_text("-i");
     if (is_movie_list(input)) {

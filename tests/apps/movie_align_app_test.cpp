@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -185,10 +186,37 @@ TEST_F(MovieAlignApp, BadInputExitCodesLeaveNoOutput) {
   EXPECT_EQ(align(movie_args() + " --frameRange 0 1" + out), 3); // fewer than 3 frames
   ASSERT_EQ(simulate("--mode movie --size 256 256 --frames 4 --noise_free --oroot " + file("small")), 0);
   EXPECT_EQ(align("-i " + file("small.mrcs") + " --gain " + file("t1_gain.mrc") + out), 3); // gain size mismatch
-  EXPECT_EQ(align(movie_args() + " --device 0" + out), 4);
+  EXPECT_EQ(align(movie_args() + " --device 99" + out), 4); // no such GPU (or no CUDA at all)
   EXPECT_EQ(align(movie_args() + " --controlPoints 2 4 4" + out), 2);
   EXPECT_FALSE(exists(file("bad.mrc")));
   EXPECT_FALSE(exists(file("bad.star")));
+}
+
+// §15.8 through the program: --device 0 against --device cpu on the same movie, global + local
+// with dose weighting: global shifts within 0.01 px, micrographs within 1e-3 of their std.
+TEST_F(MovieAlignApp, GpuMatchesCpu) {
+  FROST_REQUIRE_GPU();
+  const std::string common = movie_args() + local_args() + " --dose-weight --dose-per-frame 1.5";
+  ASSERT_EQ(align(common + " --device cpu --oavg " + file("cpu.mrc") + " -o " + file("cpu.star")), 0);
+  ASSERT_EQ(align(common + " --device 0 --oavg " + file("gpu.mrc") + " -o " + file("gpu.star")), 0);
+  const auto cpu = global_shifts(file("cpu.star")), gpu = global_shifts(file("gpu.star"));
+  ASSERT_EQ(cpu.size(), gpu.size());
+  double max_diff = 0;
+  for (const auto& [frame, s] : cpu)
+    max_diff = std::max({max_diff, std::abs(gpu.at(frame).first - s.first), std::abs(gpu.at(frame).second - s.second)});
+  const Image<float> a = io::read_image(file("cpu.mrc")).image, b = io::read_image(file("gpu.mrc")).image;
+  ASSERT_EQ(a.shape(), b.shape());
+  double mean = 0, var = 0, diff = 0;
+  for (index_t i = 0; i < a.size(); ++i) mean += a[i];
+  mean /= static_cast<double>(a.size());
+  for (index_t i = 0; i < a.size(); ++i) {
+    var += (a[i] - mean) * (a[i] - mean);
+    diff += (static_cast<double>(b[i]) - a[i]) * (static_cast<double>(b[i]) - a[i]);
+  }
+  const double rel = std::sqrt(diff / var);
+  std::printf("GPU vs CPU program: max global shift diff %.2e px, micrograph rms/std %.2e\n", max_diff, rel);
+  EXPECT_LE(max_diff, 0.01);
+  EXPECT_LE(rel, 1e-3);
 }
 
 TEST_F(MovieAlignApp, BatchGoesOnAfterAFailureAndSkipsDoneMovies) {

@@ -6,10 +6,6 @@
 
 namespace frost::motion {
 
-index_t crop_source_row(index_t row, index_t crop_rows, index_t full_rows) {
-  return row <= crop_rows / 2 ? row : full_rows - crop_rows + row;
-}
-
 void crop_half_spectrum(View<const fft::Complex> full, View<fft::Complex> cropped, View<const float> filter,
                         float scale) {
   const index_t cw = cropped.shape.x, ch = cropped.shape.y;

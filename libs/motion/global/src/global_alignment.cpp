@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "frost/core/error.hpp"
-#include "frost/motion/frame_spectra.hpp"
+#include "frost/motion/pair_measurer.hpp"
 #include "frost/motion/reference_frame.hpp"
 #include "frost/motion/shift_solver.hpp"
 #include "frost/motion/sum_alignment.hpp"
@@ -13,16 +13,10 @@ namespace frost::motion {
 
 namespace {
 
-void align_pairs(View<const fft::Complex> spectra, int frames, const GlobalSettings& s, GlobalAlignment& out) {
+// The robust solve of §5.5 on measured pairs (everything after the correlations).
+void solve_pairs(const std::vector<PairMeasurement>& measured, int frames, const GlobalSettings& s,
+                 GlobalAlignment& out) {
   const WorkingSizes& sizes = out.sizes;
-  CorrelationOptions co;
-  co.search_radius = sizes.search_radius;
-  co.subpixel = s.subpixel;
-  co.pair_batch = s.pair_batch;
-  co.frame_window = s.frame_window;
-  const std::vector<PairMeasurement> measured =
-      correlate_pairs(spectra, frame_pairs(frames, s.max_pair_distance), sizes, co);
-
   SolverOptions so;
   so.outlier_sigma = s.outlier_sigma;
   so.max_rounds = s.outlier_rounds;
@@ -81,30 +75,68 @@ void align_sum(View<const fft::Complex> spectra, const GlobalSettings& s, Global
                            " frame-versus-sum correlation maxima lay on the search-radius boundary; raise --maxShift");
 }
 
-} // namespace
-
-GlobalAlignment align_global(const std::vector<View<const float>>& frames, const GlobalSettings& settings) {
-  const int n = static_cast<int>(frames.size());
-  if (n < 3) throw_usage_error("global alignment needs at least 3 frames, got " + std::to_string(n));
-  if (settings.reference == ReferenceRule::Index) // checked before the work, not after
+// An explicit --reference index is checked before the work, not after.
+void check_reference(int n, const GlobalSettings& settings) {
+  if (settings.reference == ReferenceRule::Index)
     choose_reference(std::vector<Vec2>(static_cast<std::size_t>(n)), settings.reference, settings.reference_index);
-  GlobalAlignment out;
-  out.mode = settings.mode;
-  out.sizes = working_sizes(frames[0].shape.x, frames[0].shape.y, settings);
-  const Image<float> filter = lowpass_filter(out.sizes);
-  const Image<fft::Complex> spectra = filtered_spectra(frames, out.sizes, filter.cview());
-  if (settings.mode == GlobalMode::Sum) align_sum(spectra.cview(), settings, out);
-  else align_pairs(spectra.cview(), n, settings, out);
+}
+
+void finish(const GlobalSettings& settings, GlobalAlignment& out) {
   out.reference = choose_reference(out.positions, settings.reference, settings.reference_index);
   out.shifts = shifts_to_apply(out.positions, out.reference);
+}
+
+} // namespace
+
+CorrelationOptions correlation_options(const WorkingSizes& sizes, const GlobalSettings& settings) {
+  CorrelationOptions co;
+  co.search_radius = sizes.search_radius;
+  co.subpixel = settings.subpixel;
+  co.pair_batch = settings.pair_batch;
+  co.frame_window = settings.frame_window;
+  return co;
+}
+
+GlobalAlignment align_global(PairMeasurer& frames, const GlobalSettings& settings) {
+  const int n = frames.frame_count();
+  if (n < 3) throw_usage_error("global alignment needs at least 3 frames, got " + std::to_string(n));
+  check_reference(n, settings);
+  GlobalAlignment out;
+  out.mode = settings.mode;
+  const Size2 size = frames.frame_size();
+  out.sizes = working_sizes(size.x, size.y, settings);
+  const Image<float> filter = lowpass_filter(out.sizes);
+  if (settings.mode == GlobalMode::Sum) {
+    const Image<fft::Complex> spectra = frames.spectra(out.sizes, filter.cview());
+    align_sum(spectra.cview(), settings, out);
+  } else {
+    const std::vector<PairMeasurement> measured = frames.measure_pairs(
+        out.sizes, filter.cview(), frame_pairs(n, settings.max_pair_distance), correlation_options(out.sizes, settings));
+    solve_pairs(measured, n, settings, out);
+  }
+  finish(settings, out);
   return out;
 }
 
+GlobalAlignment align_measured_pairs(const std::vector<PairMeasurement>& measured, int frames,
+                                     const WorkingSizes& sizes, const GlobalSettings& settings) {
+  if (frames < 3) throw_usage_error("global alignment needs at least 3 frames, got " + std::to_string(frames));
+  check_reference(frames, settings);
+  GlobalAlignment out;
+  out.mode = GlobalMode::Pairs;
+  out.sizes = sizes;
+  solve_pairs(measured, frames, settings, out);
+  finish(settings, out);
+  return out;
+}
+
+GlobalAlignment align_global(const std::vector<View<const float>>& frames, const GlobalSettings& settings) {
+  HostPairMeasurer host(frames);
+  return align_global(host, settings);
+}
+
 GlobalAlignment align_global(View<const float> stack, const GlobalSettings& settings) {
-  if (stack.shape.z != 1) throw_usage_error("global alignment expects a stack of 2-D frames, got " + to_string(stack.shape));
-  std::vector<View<const float>> frames;
-  for (index_t t = 0; t < stack.shape.n; ++t) frames.push_back(stack.item(t));
-  return align_global(frames, settings);
+  return align_global(stack_frames(stack, "global alignment"), settings);
 }
 
 } // namespace frost::motion

@@ -5,6 +5,7 @@
 #include "frost/core/error.hpp"
 #include "frost/core/threads.hpp"
 #include "frost/fft/planner.hpp"
+#include "frost/motion/correlation_math.hpp"
 
 namespace frost::motion {
 
@@ -43,7 +44,7 @@ void correlation_map(View<const fft::Complex> gi, View<const fft::Complex> gj, V
     const fft::Complex* b = &gj(0, y);
     fft::Complex* p = &product(0, y);
     // (-1)^(kx+ky) moves the zero shift to the centre of the even C_x x C_y map.
-    float sign = (y % 2 == 0) ? 1.f : -1.f;
+    float sign = centring_sign(0, y);
     for (index_t x = 0; x < w; ++x, sign = -sign) p[x] = a[x] * std::conj(b[x]) * sign;
   }
   c2r.execute(product, map);
@@ -66,7 +67,6 @@ std::vector<PairMeasurement> correlate_pairs(View<const fft::Complex> spectra, c
   const std::vector<int> order = window_schedule(pairs, frames, options.frame_window);
   const int total = static_cast<int>(order.size());
   const int batch = std::max(1, options.pair_batch);
-  const double to_px = sizes.to_processing_x(), to_py = sizes.to_processing_y();
   std::vector<PairMeasurement> out(pairs.size());
 
   // A batch is one thread's unit of work: pairs in schedule order, handed out `batch` at a time.
@@ -82,8 +82,7 @@ std::vector<PairMeasurement> correlate_pairs(View<const fft::Complex> spectra, c
       PairMeasurement& m = out[static_cast<std::size_t>(index)];
       m.pair = pr;
       m.peak = find_peak(map.cview(), options.search_radius, options.subpixel);
-      // The peak sits at p = -(d_j - d_i)·C/M from the centre.
-      m.displacement = {-m.peak.x * to_px, -m.peak.y * to_py};
+      m.displacement = pair_displacement(m.peak, sizes);
     }
   }
   return out;

@@ -26,30 +26,33 @@ PatchGrid grid_for(index_t width, index_t height, const GlobalAlignment& global,
   return make_patch_grid(r);
 }
 
-/// Aligns every patch; patches run in parallel, each with its own stack buffer.
-std::vector<PatchTrack> align_patches(const std::vector<View<const float>>& frames, const PatchGrid& grid,
-                                      const PatchOffsets& offsets, const GlobalSettings& settings,
-                                      bool rounding_correction) {
+/// Measures every patch on `frames` (host or device), then solves each patch on the host
+/// (patches in parallel; each result stored at its index, so the whole is deterministic).
+std::vector<PatchTrack> align_patches(PatchMeasurer& frames, const PatchGrid& grid, const PatchOffsets& offsets,
+                                      const GlobalSettings& settings, bool rounding_correction) {
   const int count = grid.count();
-  const index_t p = grid.size;
+  const int n = frames.frame_count();
+  std::vector<PatchCorner> corners(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i)
+    corners[static_cast<std::size_t>(i)] = {grid.x.starts[static_cast<std::size_t>(i % grid.x.count)],
+                                            grid.y.starts[static_cast<std::size_t>(i / grid.x.count)]};
+  const WorkingSizes sizes = patch_working_sizes(grid.size, settings);
+  const Image<float> filter = lowpass_filter(sizes);
+  const std::vector<std::vector<PairMeasurement>> measured =
+      frames.measure_patches(offsets, corners, grid.size, sizes, filter.cview(),
+                             frame_pairs(n, settings.max_pair_distance), correlation_options(sizes, settings));
+
   std::vector<PatchTrack> tracks(static_cast<std::size_t>(count));
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(count));
-#pragma omp parallel num_threads(std::max(1, std::min(num_threads(), count)))
-  {
-    Image<float> stack(Shape::image(p, p, static_cast<index_t>(frames.size())));
-#pragma omp for schedule(dynamic, 1)
-    for (int i = 0; i < count; ++i) {
-      try {
-        const int x0 = grid.x.starts[static_cast<std::size_t>(i % grid.x.count)];
-        const int y0 = grid.y.starts[static_cast<std::size_t>(i / grid.x.count)];
-        fill_patch_stack(frames, offsets, x0, y0, stack.view());
-        PatchTrack t = align_patch(stack.cview(), offsets, settings, rounding_correction);
-        t.patch = i;
-        t.centre = grid.centre(i);
-        tracks[static_cast<std::size_t>(i)] = std::move(t);
-      } catch (...) {
-        errors[static_cast<std::size_t>(i)] = std::current_exception();
-      }
+#pragma omp parallel for num_threads(std::max(1, std::min(num_threads(), count))) schedule(dynamic, 1)
+  for (int i = 0; i < count; ++i) {
+    try {
+      PatchTrack t = align_patch(measured[static_cast<std::size_t>(i)], n, sizes, offsets, settings, rounding_correction);
+      t.patch = i;
+      t.centre = grid.centre(i);
+      tracks[static_cast<std::size_t>(i)] = std::move(t);
+    } catch (...) {
+      errors[static_cast<std::size_t>(i)] = std::current_exception();
     }
   }
   for (const std::exception_ptr& e : errors)
@@ -86,17 +89,13 @@ void fit_or_fall_back(const LocalSettings& s, int width, int height, LocalAlignm
 
 } // namespace
 
-LocalAlignment align_local(const std::vector<View<const float>>& frames, const GlobalAlignment& global,
-                           const LocalSettings& settings) {
-  const int n = static_cast<int>(frames.size());
+LocalAlignment align_local(PatchMeasurer& frames, const GlobalAlignment& global, const LocalSettings& settings) {
+  const int n = frames.frame_count();
   if (n < 3) throw_usage_error("local alignment needs at least 3 frames, got " + std::to_string(n));
-  if (global.shifts.size() != frames.size())
+  if (global.shifts.size() != static_cast<std::size_t>(n))
     throw_usage_error("local alignment: " + std::to_string(n) + " frames but " +
                       std::to_string(global.shifts.size()) + " global shifts");
-  for (const View<const float>& f : frames)
-    if (f.shape.x != frames[0].shape.x || f.shape.y != frames[0].shape.y)
-      throw_usage_error("local alignment: the frames differ in size");
-  const index_t width = frames[0].shape.x, height = frames[0].shape.y;
+  const index_t width = frames.frame_size().x, height = frames.frame_size().y;
 
   LocalAlignment out;
   out.model.global = global.shifts;
@@ -128,11 +127,17 @@ LocalAlignment align_local(const std::vector<View<const float>>& frames, const G
   return out;
 }
 
+LocalAlignment align_local(const std::vector<View<const float>>& frames, const GlobalAlignment& global,
+                           const LocalSettings& settings) {
+  for (const View<const float>& f : frames)
+    if (f.shape.x != frames[0].shape.x || f.shape.y != frames[0].shape.y)
+      throw_usage_error("local alignment: the frames differ in size");
+  HostPatchMeasurer host(frames);
+  return align_local(host, global, settings);
+}
+
 LocalAlignment align_local(View<const float> stack, const GlobalAlignment& global, const LocalSettings& settings) {
-  if (stack.shape.z != 1) throw_usage_error("local alignment expects a stack of 2-D frames, got " + to_string(stack.shape));
-  std::vector<View<const float>> frames;
-  for (index_t t = 0; t < stack.shape.n; ++t) frames.push_back(stack.item(t));
-  return align_local(frames, global, settings);
+  return align_local(stack_frames(stack, "local alignment"), global, settings);
 }
 
 } // namespace frost::motion

@@ -21,11 +21,12 @@ WorkingSizes patch_working_sizes(int patch_size, const GlobalSettings& settings)
   return working_sizes(patch_size, patch_size, settings);
 }
 
-PatchTrack align_patch(View<const float> stack, const PatchOffsets& offsets, const GlobalSettings& settings,
-                       bool rounding_correction) {
-  const auto n = static_cast<std::size_t>(stack.shape.n);
+namespace {
+
+// The track of a patch from the alignment of its stack: L_t with the rounding correction.
+PatchTrack track_from(const GlobalAlignment& a, const PatchOffsets& offsets, bool rounding_correction) {
+  const std::size_t n = a.positions.size();
   FROST_EXPECTS(offsets.window_mean_residual.size() == n, "align_patch: one offset per frame");
-  const GlobalAlignment a = align_global(stack, settings);
   PatchTrack track;
   track.positions = a.positions;
   track.outliers = a.outliers;
@@ -45,6 +46,22 @@ PatchTrack align_patch(View<const float> stack, const PatchOffsets& offsets, con
                          (a.positions[t].y - rho_t.y) - (a.positions[r].y - rho_r.y)};
   }
   return track;
+}
+
+} // namespace
+
+PatchTrack align_patch(View<const float> stack, const PatchOffsets& offsets, const GlobalSettings& settings,
+                       bool rounding_correction) {
+  FROST_EXPECTS(offsets.window_mean_residual.size() == static_cast<std::size_t>(stack.shape.n),
+                "align_patch: one offset per frame");
+  return track_from(align_global(stack, settings), offsets, rounding_correction);
+}
+
+PatchTrack align_patch(const std::vector<PairMeasurement>& measured, int frames, const WorkingSizes& sizes,
+                       const PatchOffsets& offsets, const GlobalSettings& settings, bool rounding_correction) {
+  FROST_EXPECTS(offsets.window_mean_residual.size() == static_cast<std::size_t>(frames),
+                "align_patch: one offset per frame");
+  return track_from(align_measured_pairs(measured, frames, sizes, settings), offsets, rounding_correction);
 }
 
 } // namespace frost::motion

@@ -7,14 +7,15 @@
 #include <string>
 
 #include "frost/core/error.hpp"
+#include "frost/motion/patch_stack_math.hpp"
 
 namespace frost::motion {
 
 FrameWindow patch_window(int t, int frames, int average) {
   if (average < 1) throw_usage_error("--patchesAvg must be at least 1 (got " + std::to_string(average) + ")");
   FrameWindow w;
-  w.first = std::max(0, t - (average - 1) / 2);
-  w.last = std::min(frames - 1, t + average / 2);
+  w.first = patch_window_first(t, average);
+  w.last = patch_window_last(t, frames, average);
   return w;
 }
 
@@ -66,14 +67,14 @@ void fill_patch_stack(const std::vector<View<const float>>& frames, const PatchO
       const index_t sy = y0 + offsets.y[static_cast<std::size_t>(f)];
       const bool inside = sx >= 0 && sy >= 0 && sx + p <= width && sy + p <= height;
       if (!inside)
-        for (index_t u = 0; u < p; ++u) columns[static_cast<std::size_t>(u)] = std::clamp<index_t>(sx + u, 0, width - 1);
+        for (index_t u = 0; u < p; ++u) columns[static_cast<std::size_t>(u)] = clamp_to_frame(sx + u, width);
       for (index_t v = 0; v < p; ++v) {
         float* out = &image(0, v);
         if (inside) {
           const float* in = &frame(sx, sy + v);
           for (index_t u = 0; u < p; ++u) out[u] += in[u];
         } else {
-          const index_t row = std::clamp<index_t>(sy + v, 0, height - 1);
+          const index_t row = clamp_to_frame(sy + v, height);
           for (index_t u = 0; u < p; ++u) out[u] += frame(columns[static_cast<std::size_t>(u)], row);
         }
       }

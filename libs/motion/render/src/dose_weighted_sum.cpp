@@ -5,8 +5,25 @@
 #include "frost/core/error.hpp"
 #include "frost/core/threads.hpp"
 #include "frost/geometry/fourier_shift.hpp"
+#include "frost/motion/warp_math.hpp"
 
 namespace frost::motion {
+
+Image<float> half_exposure_inverse(index_t nx, index_t ny, double pixel_size) {
+  const Shape half = Shape::image(nx, ny).half_spectrum();
+  Image<float> out(half);
+  // k [1/Å] of each half-spectrum element; 1/(2 N_e) is 0 at k = 0, so the weight is exactly 1.
+#pragma omp parallel for num_threads(num_threads()) schedule(static)
+  for (index_t jy = 0; jy < half.y; ++jy) {
+    const double fy = static_cast<double>(geom::fft_frequency(jy, ny)) / static_cast<double>(ny);
+    for (index_t jx = 0; jx < half.x; ++jx) {
+      const double fx = static_cast<double>(jx) / static_cast<double>(nx);
+      const double k = std::sqrt(fx * fx + fy * fy) / pixel_size;
+      out(jx, jy) = k > 0.0 ? static_cast<float>(0.5 / critical_exposure(k)) : 0.f;
+    }
+  }
+  return out;
+}
 
 DoseWeightedSum::DoseWeightedSum(index_t nx, index_t ny, double pixel_size, DoseSchedule schedule)
     : nx_(nx), ny_(ny), schedule_(schedule) {
@@ -15,20 +32,10 @@ DoseWeightedSum::DoseWeightedSum(index_t nx, index_t ny, double pixel_size, Dose
   validate(schedule_);
   const Shape shape = Shape::image(nx, ny);
   const Shape half = shape.half_spectrum();
-  half_exposure_inv_ = Image<float>(half);
+  half_exposure_inv_ = half_exposure_inverse(nx, ny, pixel_size);
   weighted_ = Image<fft::Complex>(half);
   weight_sq_ = Image<float>(half);
   spectrum_ = Image<fft::Complex>(half);
-  // k [1/Å] of each half-spectrum element; 1/(2 N_e) is 0 at k = 0, so the weight is exactly 1.
-#pragma omp parallel for num_threads(num_threads()) schedule(static)
-  for (index_t jy = 0; jy < half.y; ++jy) {
-    const double fy = static_cast<double>(geom::fft_frequency(jy, ny)) / static_cast<double>(ny);
-    for (index_t jx = 0; jx < half.x; ++jx) {
-      const double fx = static_cast<double>(jx) / static_cast<double>(nx);
-      const double k = std::sqrt(fx * fx + fy * fy) / pixel_size;
-      half_exposure_inv_(jx, jy) = k > 0.0 ? static_cast<float>(0.5 / critical_exposure(k)) : 0.f;
-    }
-  }
   auto planner = fft::shared_planner(fft::Backend::Cpu);
   const fft::FftSpec spec = fft::FftSpec::r2c(shape);
   forward_ = planner->plan(spec);
@@ -44,7 +51,7 @@ void DoseWeightedSum::add(int frame, View<const float> aligned) {
   const index_t count = spectrum_.size();
 #pragma omp parallel for num_threads(num_threads()) schedule(static)
   for (index_t i = 0; i < count; ++i) {
-    const float w = static_cast<float>(std::exp(-dose * static_cast<double>(half_exposure_inv_[i])));
+    const float w = dose_weight_from_table(dose, half_exposure_inv_[i]);
     weighted_[i] += w * spectrum_[i];
     weight_sq_[i] += w * w;
   }

@@ -5,22 +5,11 @@
 #include <utility>
 
 #include "frost/core/error.hpp"
+#include "frost/motion/warp_math.hpp"
 
 namespace frost::motion {
 
 namespace {
-
-/// The up to four control indices l (of −1 … count−2) whose β(u − l) is non-zero at u, with
-/// their weights; indices beyond the grid get weight 0 and index −1 (any valid one).
-void control_taps(double u, int count, int index[4], double weight[4]) {
-  const int first = static_cast<int>(std::floor(u)) - 1;
-  for (int i = 0; i < 4; ++i) {
-    const int l = first + i;
-    const bool exists = l >= -1 && l <= count - 2;
-    index[i] = exists ? l : -1;
-    weight[i] = exists ? bspline_basis(u - l) : 0.0;
-  }
-}
 
 bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
@@ -97,6 +86,11 @@ FrameShift FrameShift::from_model(const MotionModel& model, int t, index_t width
     }
   }
   return s;
+}
+
+FrameShift::SplinePlanes FrameShift::spline_planes() const {
+  FROST_EXPECTS(kind_ == Kind::Spline, "FrameShift::spline_planes: the shift is not a B-spline field");
+  return {spline_.lx, spline_.ly, spline_.hx, spline_.hy, constant_, spline_.px.data(), spline_.py.data()};
 }
 
 Vec2 FrameShift::constant_shift() const {

@@ -3,15 +3,15 @@
 #include <string>
 
 #include "frost/core/error.hpp"
+#include "frost/motion/frame_renderer.hpp"
 #include "frost/motion/frame_shift.hpp"
 #include "frost/motion/warp_frame.hpp"
 
 namespace frost::motion {
 
-FrameSums render_movie(View<const float> frames, int stack_first, const MotionModel& model, SumRange range,
-                       InterpolationMethod method, const SumOptions& options) {
-  FROST_EXPECTS(frames.shape.z == 1, "render_movie: expects a stack of 2-D frames, got " + to_string(frames.shape));
-  const int stack_last = stack_first + static_cast<int>(frames.shape.n) - 1;
+void check_render_request(int stack_first, int stack_count, const MotionModel& model, SumRange range,
+                          InterpolationMethod method) {
+  const int stack_last = stack_first + stack_count - 1;
   const int model_last = model.first_frame + static_cast<int>(model.global.size()) - 1;
   const int last = range.first + range.count - 1;
   if (range.count < 1 || range.first < stack_first || last > stack_last || range.first < model.first_frame ||
@@ -22,7 +22,13 @@ FrameSums render_movie(View<const float> frames, int stack_first, const MotionMo
                       ".." + std::to_string(model_last));
   if (method == InterpolationMethod::Fourier && model.local)
     throw_usage_error("--interp fourier applies one shift per frame; it needs a global-only motion model");
+}
 
+FrameSums render_movie(View<const float> frames, int stack_first, const MotionModel& model, SumRange range,
+                       InterpolationMethod method, const SumOptions& options) {
+  FROST_EXPECTS(frames.shape.z == 1, "render_movie: expects a stack of 2-D frames, got " + to_string(frames.shape));
+  check_render_request(stack_first, static_cast<int>(frames.shape.n), model, range, method);
+  const int last = range.first + range.count - 1;
   const index_t nx = frames.shape.x, ny = frames.shape.y;
   FrameAccumulator sums(nx, ny, range.first, range.count, options);
   Image<float> aligned(Shape::image(nx, ny));

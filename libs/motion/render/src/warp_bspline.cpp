@@ -5,41 +5,12 @@
 
 #include "frost/core/threads.hpp"
 #include "frost/geometry/bspline.hpp"
+#include "frost/motion/warp_math.hpp"
 #include "warp_methods.hpp"
 
 namespace frost::motion::detail {
 
 namespace {
-
-/// Whole-sample mirror of a continuous coordinate into [0, n − 1] (reflection about the first
-/// and last pixel centres, period 2n − 2). The prefilter's mirror boundary makes the spline
-/// symmetric about the same points, so this equals evaluating the mirrored spline.
-double mirror_coordinate(double u, index_t n) {
-  if (n == 1) return 0.0;
-  const double last = static_cast<double>(n - 1);
-  if (u >= 0.0 && u <= last) return u;
-  const double period = 2.0 * last;
-  u = std::fmod(u, period);
-  if (u < 0.0) u += period;
-  return u <= last ? u : period - u;
-}
-
-/// The four coefficient indices (mirrored only near the edges) and weights of a sample at u.
-struct Taps {
-  index_t index[4];
-  double weight[4];
-};
-
-Taps taps_at(double u, index_t n) {
-  u = mirror_coordinate(u, n);
-  const double f = std::floor(u);
-  Taps t;
-  geom::cubic_bspline_weights(u - f, t.weight);
-  const index_t first = static_cast<index_t>(f) - 1;
-  const bool inside = first >= 0 && first + 3 < n;
-  for (int i = 0; i < 4; ++i) t.index[i] = inside ? first + i : geom::mirror_index(first + i, n);
-  return t;
-}
 
 /// Constant shift: the spline is separable and its taps are the same along a column (and
 /// along a row), so it is evaluated in two 4-tap passes: along x into every coefficient row,
@@ -88,18 +59,9 @@ void warp_field(View<const float> coeffs, const FrameShift& shift, View<float> o
     for (index_t y = 0; y < ny; ++y) {
       shift.row(y, nx, sx.data(), sy.data());
       float* dst = out.data + y * nx;
-      for (index_t x = 0; x < nx; ++x) {
-        const Taps tx = taps_at(static_cast<double>(x) - sx[static_cast<std::size_t>(x)], nx);
-        const Taps ty = taps_at(static_cast<double>(y) - sy[static_cast<std::size_t>(x)], ny);
-        double acc = 0.0;
-        for (int j = 0; j < 4; ++j) {
-          const float* line = coeffs.data + ty.index[j] * nx;
-          double r = 0.0;
-          for (int i = 0; i < 4; ++i) r += tx.weight[i] * static_cast<double>(line[tx.index[i]]);
-          acc += ty.weight[j] * r;
-        }
-        dst[x] = static_cast<float>(acc);
-      }
+      for (index_t x = 0; x < nx; ++x)
+        dst[x] = bspline_sample(coeffs.data, nx, ny, static_cast<double>(x) - sx[static_cast<std::size_t>(x)],
+                                static_cast<double>(y) - sy[static_cast<std::size_t>(x)]);
     }
   }
 }

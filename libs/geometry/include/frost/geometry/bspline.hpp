@@ -66,6 +66,37 @@ FROST_HD inline T bspline_interp2(View<const T> coeffs, C x, C y, index_t n = 0)
   return static_cast<T>(acc);
 }
 
+/// @brief In-place cubic B-spline prefilter of one line of n samples held in double at
+/// line[0], line[stride], … (Unser 1999, Box 2, whole-sample mirror boundaries): gain 6, causal
+/// pass started with the mirrored series (summed over one period and closed with 1/(1 − z^period)
+/// for short lines, cut where |z|^k is below double precision, |z|^28 < 1e-16, for long ones),
+/// then the anti-causal pass. Host loops and the CUDA render kernels run this one code.
+FROST_HD inline void bspline_prefilter_line(double* line, index_t n, index_t stride = 1) {
+  if (n < 2) return;
+  const double z = sqrt(3.0) - 2.0; // pole: root of z² + 4z + 1 with |z| < 1
+  for (index_t k = 0; k < n; ++k) line[k * stride] *= 6.0; // (1 − z)(1 − 1/z) = 6
+
+  // Causal start c⁺[0] = Σ_{k>=0} z^k s[−k] with the mirror extension (period 2n − 2).
+  const index_t period = 2 * n - 2;
+  const index_t horizon = 30;
+  double c0 = 0.0;
+  if (period <= horizon) {
+    double zk = 1.0;
+    for (index_t k = 0; k < period; ++k, zk *= z) c0 += zk * line[mirror_index(k, n) * stride];
+    c0 /= 1.0 - zk; // zk = z^period here
+  } else {
+    double zk = 1.0;
+    for (index_t k = 0; k < horizon; ++k, zk *= z) c0 += zk * line[mirror_index(k, n) * stride];
+  }
+  line[0] = c0;
+  for (index_t k = 1; k < n; ++k) line[k * stride] += z * line[(k - 1) * stride];
+
+  // Anti-causal start for the mirror boundary, then c⁻[k] = z·(c⁻[k+1] − c⁺[k]).
+  const index_t last = n - 1;
+  line[last * stride] = (z / (z * z - 1.0)) * (line[last * stride] + z * line[(last - 1) * stride]);
+  for (index_t k = n - 2; k >= 0; --k) line[k * stride] = z * (line[(k + 1) * stride] - line[k * stride]);
+}
+
 /// In-place cubic B-spline prefilter of n samples data[0], data[stride], … (mirror boundaries).
 template <class T>
 void bspline_prefilter_1d(T* data, index_t n, index_t stride = 1);

@@ -4,12 +4,9 @@
 /// §5.2; Xmipp kernel `scaleFFT2DKernel` and `ignoreLowFreq`).
 #include "frost/core/image.hpp"
 #include "frost/fft/spec.hpp"
+#include "frost/motion/correlation_math.hpp" // crop_source_row, crop_zeroed
 
 namespace frost::motion {
-
-/// @brief Row of an M_y-row half spectrum that feeds row `row` of a C_y-row crop: rows 0..C_y/2
-/// keep their index, rows C_y/2+1..C_y-1 come from M_y - C_y + row (the negative frequencies).
-index_t crop_source_row(index_t row, index_t crop_rows, index_t full_rows);
 
 /// @brief cropped(kx, ky) = full(kx, crop_source_row(ky))·H(kx, ky)·scale for kx <= C_x/2, then the
 /// whole first row (k_y = 0) and first column (k_x = 0) set to zero: this removes the mean and the

@@ -9,6 +9,7 @@
 #include "frost/motion/large_drift.hpp"
 #include "frost/motion/motion_model.hpp"
 #include "frost/motion/pair_correlation.hpp"
+#include "frost/motion/pair_measurer.hpp"
 #include "frost/motion/working_sizes.hpp"
 
 namespace frost::motion {
@@ -36,6 +37,19 @@ struct GlobalAlignment {
   double residual_rms_x = 0, residual_rms_y = 0; ///< over accepted equations [px]
   std::vector<std::string> warnings; ///< for the program's log (search radius, connectivity)
 };
+
+/// @brief Global alignment of the frames of `frames` (host or device; see pair_measurer.hpp):
+/// the driver below for any backend. Same errors as the overloads that take host frames.
+GlobalAlignment align_global(PairMeasurer& frames, const GlobalSettings& settings);
+
+/// @brief The pairs-mode alignment from measurements already made (the patch stage measures the
+/// pairs of many patch stacks at once): large-drift selection, robust least squares, reference.
+/// `measured` must be the measurements of frame_pairs(frames, settings.max_pair_distance).
+GlobalAlignment align_measured_pairs(const std::vector<PairMeasurement>& measured, int frames,
+                                     const WorkingSizes& sizes, const GlobalSettings& settings);
+
+/// The correlation options of `settings` at `sizes` (search radius in correlation pixels).
+CorrelationOptions correlation_options(const WorkingSizes& sizes, const GlobalSettings& settings);
 
 /// @brief Global alignment of N >= 3 frames of equal size (§5.1): filtered spectra, then pairs
 /// (all or banded) with the large-drift selection and robust least squares, or the sum mode; then the

@@ -33,6 +33,12 @@ struct PairMeasurement {
   Peak peak;         ///< location on the correlation grid
 };
 
+/// m_ij = -(p* - centre) ⊙ (M/C): the relative displacement a peak at offset p* measures
+/// [processing px] (the peak of c_ij sits at -(d_j - d_i)·C/M).
+inline Vec2 pair_displacement(const Peak& peak, const WorkingSizes& sizes) {
+  return {-peak.x * sizes.to_processing_x(), -peak.y * sizes.to_processing_y()};
+}
+
 /// @brief Centred correlation map c_ij = IFFT_C2R(G_i·conj(G_j)·(-1)^(kx+ky)); zero shift at
 /// (C_x/2, C_y/2). `product` is scratch of the spectra's shape; `c2r` a plan for one C_x x C_y map.
 void correlation_map(View<const fft::Complex> gi, View<const fft::Complex> gj, View<fft::Complex> product,

@@ -21,6 +21,19 @@ double refine_gauss3(double vm, double v0, double vp);
 /// Parabolic fit ½(vm - vp) / (vm - 2 v0 + vp); 0 when the three points are not a maximum.
 double refine_parabolic(double vm, double v0, double vp);
 
+/// @brief The integer maximum of a map and its 3x3 neighbourhood (periodic): everything a
+/// sub-pixel fit reads. The CUDA peak kernel produces one per map, so the host finishes GPU and
+/// CPU peaks with the same refine_peak().
+struct PeakWindow {
+  int ix = 0, iy = 0; ///< integer offset of the maximum from the centre
+  float value = 0;    ///< map value there
+  float v[9] = {};    ///< map at offsets (ox, oy) in -1..1: v[(oy + 1)·3 + (ox + 1)]
+};
+
+/// @brief The Peak of a located maximum: edge flag (on the disc boundary, or on the map border
+/// where the map clips the disc; map of width x height) and sub-pixel offset by `method`.
+Peak refine_peak(const PeakWindow& window, double radius, index_t width, index_t height, SubpixelMethod method);
+
 /// @brief Integer maximum of `map` (C_x x C_y, centre at (C_x/2, C_y/2)) over offsets with
 /// |p| <= radius (Euclidean; also |p_x| <= C_x/2 - 1, |p_y| <= C_y/2 - 1), the first one in
 /// row-major order on ties, refined by `method`. Neighbours wrap periodically.

@@ -13,6 +13,7 @@
 #include "frost/motion/motion_model.hpp"
 #include "frost/motion/patch_alignment.hpp"
 #include "frost/motion/patch_grid.hpp"
+#include "frost/motion/patch_measurer.hpp"
 #include "frost/motion/patch_stack.hpp"
 #include "frost/motion/working_sizes.hpp"
 
@@ -48,6 +49,8 @@ struct LocalAlignment {
 /// stage rejects.
 LocalAlignment align_local(const std::vector<View<const float>>& frames, const GlobalAlignment& global,
                            const LocalSettings& settings);
+/// The same on frames held by any backend (host or device; see patch_measurer.hpp): the driver.
+LocalAlignment align_local(PatchMeasurer& frames, const GlobalAlignment& global, const LocalSettings& settings);
 /// The same for a stack whose items (shape.n) are the frames.
 LocalAlignment align_local(View<const float> stack, const GlobalAlignment& global, const LocalSettings& settings);
 

@@ -9,6 +9,7 @@
 #include "frost/motion/global_settings.hpp"
 #include "frost/motion/local_settings.hpp"
 #include "frost/motion/motion_model.hpp"
+#include "frost/motion/pair_correlation.hpp"
 #include "frost/motion/patch_stack.hpp"
 #include "frost/motion/working_sizes.hpp"
 
@@ -39,6 +40,12 @@ struct PatchTrack {
 /// frost::Error(Usage) as align_global.
 PatchTrack align_patch(View<const float> stack, const PatchOffsets& offsets, const GlobalSettings& settings,
                        bool rounding_correction);
+
+/// @brief The same from the pair measurements of the patch stack (PatchMeasurer::measure_patches
+/// of frame_pairs(N, settings.max_pair_distance) at patch_working_sizes()): align_measured_pairs,
+/// then L_t. align_patch(stack, ...) is this after measuring the stack on the host.
+PatchTrack align_patch(const std::vector<PairMeasurement>& measured, int frames, const WorkingSizes& sizes,
+                       const PatchOffsets& offsets, const GlobalSettings& settings, bool rounding_correction);
 
 /// The sizes a P x P patch is correlated at (§6.3: C_p = fast/exact size >= k·P).
 WorkingSizes patch_working_sizes(int patch_size, const GlobalSettings& settings);

@@ -11,6 +11,11 @@
 
 namespace frost::motion {
 
+/// @brief 1/(2 N_e(k)) for every element of the half spectrum of an nx x ny frame with pixels of
+/// `pixel_size` Å ((nx/2+1) x ny; 0 at k = 0, where the weight is exactly 1). The weight of a
+/// frame of dose D is dose_weight_from_table(D, value) (warp_math.hpp), on the host and the GPU.
+Image<float> half_exposure_inverse(index_t nx, index_t ny, double pixel_size);
+
 class DoseWeightedSum {
 public:
   /// @brief For frames of nx x ny pixels of size `pixel_size` Å (the processing pixel size).

@@ -35,6 +35,21 @@ public:
   /// @throw frost::Error(Runtime) unless is_constant().
   Vec2 constant_shift() const;
 
+  /// True for a shift made by from_model() from a model with a B-spline field.
+  bool is_spline() const noexcept { return kind_ == Kind::Spline; }
+  /// The B-spline of a spline shift folded over time, for evaluation elsewhere (the CUDA warp
+  /// uploads the planes and runs spline_shift_at() of warp_math.hpp per pixel, the same
+  /// arithmetic as row()). Pointers stay valid while this FrameShift lives.
+  struct SplinePlanes {
+    int lx = 0, ly = 0;
+    double hx = 1, hy = 1;
+    Vec2 base;                              ///< added to the spline (global shift in residual mode)
+    const double* px = nullptr;             ///< ly·lx, index (m+1)·lx + (l+1)
+    const double* py = nullptr;
+  };
+  /// @throw frost::Error(Runtime) unless is_spline().
+  SplinePlanes spline_planes() const;
+
   /// Shift at pixel (x, y), evaluated directly (no column table).
   Vec2 at(double x, double y) const;
   /// @brief Shifts of columns 0 … width−1 of row y into sx[], sy[].

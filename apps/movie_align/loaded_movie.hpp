@@ -1,0 +1,38 @@
+#pragma once
+// The frames of one movie where the chosen device holds them (host RAM for --device cpu, the
+// GPU for --device <id>), seen through the three backend interfaces of libs/motion, so
+// align_movie() runs one pipeline for both (movie-alignment.md §10.1-10.2).
+#include <memory>
+#include <string>
+
+#include "frost/core/image.hpp"
+#include "frost/motion/frame_renderer.hpp"
+#include "frost/motion/movie_reader.hpp"
+#include "frost/motion/pair_measurer.hpp"
+#include "frost/motion/patch_measurer.hpp"
+
+namespace frost::movie_align {
+
+class LoadedMovie {
+public:
+  virtual ~LoadedMovie() = default;
+  virtual motion::PairMeasurer& pairs() = 0;
+  virtual motion::PatchMeasurer& patches() = 0;
+  virtual motion::FrameRenderer& renderer() = 0;
+  /// "cpu" or "cuda:0 NVIDIA H100 ..." for the log.
+  virtual std::string describe() const = 0;
+  /// Stage times of the device, for the log ("" on the CPU).
+  virtual std::string device_times() const { return {}; }
+};
+
+/// Frames in host memory (item i = absolute frame `first` + i); takes ownership of `frames`.
+std::unique_ptr<LoadedMovie> host_movie(Image<float> frames, int first);
+
+/// @brief The selected frames of `reader` on CUDA device `gpu`: decoded by CPU threads into
+/// pinned memory and uploaded while the next frames decode (frames read with hot-pixel detection
+/// are read whole first, then uploaded). frost::Error(Device) when frost was built without CUDA,
+/// the device is missing or the movie does not fit.
+std::unique_ptr<LoadedMovie> gpu_movie(motion::MovieReader& reader, int gpu, double memory_fraction,
+                                       bool read_whole_first);
+
+} // namespace frost::movie_align

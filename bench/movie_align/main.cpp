@@ -1,0 +1,227 @@
+// frost_bench_movie_align: end-to-end movie alignment at the five sizes of movie-alignment.md §11
+// (Falcon 4096²x40, K2 3838x3710x40, K2 super 7676x7420x40, K3 5760x4092x30, K3 super
+// 11520x8184x20) on synthetic counting movies. Each movie is written once (MRC mode 0); each case
+// runs the frost_movie_align program (global + local with the default patches, bspline3,
+// dose-weighted micrograph written), so the time is file -> micrograph on disk, process start and
+// CUDA context included. Per-stage times come from the program's alignment STAR, peak device
+// memory from its log; the GPU floor (raw float32 bytes / measured pinned H2D bandwidth + one
+// full-size R2C per frame) is measured in the same run. Target (issue): K3 and Falcon <= 0.5 s.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../common/bench_main.hpp"
+#include "bench_movie.hpp"
+#include "frost/core/device.hpp"
+#include "frost/core/error.hpp"
+#include "frost/metadata/metadata_file.hpp"
+
+namespace frost::bench {
+namespace {
+
+const std::vector<MovieSize> kSizes = {{"falcon", 4096, 4096, 40},
+                                       {"k2", 3838, 3710, 40},
+                                       {"k2super", 7676, 7420, 40},
+                                       {"k3", 5760, 4092, 30},
+                                       {"k3super", 11520, 8184, 20}};
+
+void usage() {
+  std::printf(
+      "usage: frost_bench_movie_align [--suite check|full] [--sizes a,b,...] [--device cpu|gpu|both]\n"
+      "                               [--gpu ID] [--repeats R] [--budget-s S] [--workdir DIR] [--quick]\n"
+      "  --suite check  (default) GPU only: falcon and k3 (the 0.5 s targets), then the other sizes\n"
+      "                 while the budget lasts\n"
+      "  --suite full   all five sizes on the GPU and the CPU\n"
+      "  --sizes        any of falcon,k2,k2super,k3,k3super (overrides the suite's list)\n"
+      "  --repeats R    runs per case (default 2: the first includes cuFFT planning and caches;\n"
+      "                 the table reports the best and the first)\n"
+      "  --budget-s S   start no new case after S seconds (0 = none)\n"
+      "  --quick        every size divided by 4 per axis (a smoke test of the harness)\n");
+}
+
+struct Options {
+  std::string suite = "check";
+  std::vector<std::string> sizes;
+  std::string device;
+  int gpu = 0;
+  int repeats = 2;
+  double budget_s = 0;
+  std::string workdir = "/tmp/frost-bench-movie";
+  bool quick = false;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw_usage_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--suite") o.suite = value();
+    else if (a == "--sizes") o.sizes = split(value());
+    else if (a == "--device") o.device = value();
+    else if (a == "--gpu") o.gpu = std::stoi(value());
+    else if (a == "--repeats") o.repeats = std::max(1, std::stoi(value()));
+    else if (a == "--budget-s") o.budget_s = std::stod(value());
+    else if (a == "--workdir") o.workdir = value();
+    else if (a == "--quick") o.quick = true;
+    else if (a == "--help" || a == "-h") {
+      usage();
+      std::exit(0);
+    } else throw_usage_error("unknown option " + a);
+  }
+  if (o.suite != "check" && o.suite != "full") throw_usage_error("--suite must be check or full");
+  if (o.device.empty()) o.device = o.suite == "full" ? "both" : "gpu";
+  if (o.device != "cpu" && o.device != "gpu" && o.device != "both") throw_usage_error("--device must be cpu, gpu or both");
+  if (o.sizes.empty()) o.sizes = {"falcon", "k3", "k2", "k3super", "k2super"};
+  return o;
+}
+
+struct Run {
+  bool ok = false;
+  double wall_s = 0;                    ///< process wall time (file -> micrograph on disk)
+  std::map<std::string, double> stages; ///< frostTime* of the alignment STAR [s]
+  std::string peak_memory;              ///< "1234 MiB" from the program's device log line
+  std::string note;
+};
+
+Run run_case(const std::string& movie, const std::string& out_root, bool gpu, int device) {
+  const std::string log = out_root + ".log";
+  std::ostringstream cmd;
+  cmd << FROST_MOVIE_ALIGN_EXE << " -i " << movie << " --sampling 1.0 --oavg " << out_root << ".mrc -o " << out_root
+      << ".star --dose-weight --dose-per-frame 1.0 --device " << (gpu ? std::to_string(device) : std::string("cpu"))
+      << " > " << log << " 2>&1";
+  const auto t0 = std::chrono::steady_clock::now();
+  const int rc = std::system(cmd.str().c_str());
+  Run r;
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (rc != 0) {
+    std::ifstream in(log);
+    std::string line, last;
+    while (std::getline(in, line)) last = line;
+    r.note = "failed (status " + std::to_string(rc) + "): " + last;
+    return r;
+  }
+  r.ok = true;
+  const meta::MetadataFile star = meta::MetadataFile::read(out_root + ".star");
+  for (const char* stage : {"Load", "Global", "Local", "Render", "WriteImages", "Total"}) {
+    try {
+      r.stages[stage] = star.block("general").get_double(std::string("frostTime") + stage);
+    } catch (const Error&) {
+      r.stages[stage] = -1;
+    }
+  }
+  std::filesystem::remove(out_root + ".mrc"); // micrographs of K3 super are 380 MB: keep the disk free
+  std::ifstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    const auto p = line.find("peak memory ");
+    if (p != std::string::npos) r.peak_memory = line.substr(p + 12);
+    if (line.find("device: ") != std::string::npos) std::printf("   %s\n", line.c_str());
+  }
+  return r;
+}
+
+int run(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  std::filesystem::create_directories(o.workdir);
+  const bool gpu_available = cuda_compiled() && cuda_device_count() > o.gpu;
+  std::printf("# frost_bench_movie_align: suite %s, device %s, %d repeats%s\n", o.suite.c_str(), o.device.c_str(),
+              o.repeats, o.quick ? ", quick (sizes / 4)" : "");
+  std::printf("# gpu: %s\n", gpu_available ? cuda_device_description(o.gpu).c_str()
+                                           : (cuda_compiled() ? "none visible; GPU cases skipped" : "built without CUDA"));
+  std::printf("# each case: frost_movie_align -i movie.mrc (mode 0) --sampling 1 --oavg --dose-weight, global + local\n"
+              "# with default patches (500 A); wall = process time, file -> micrograph written\n");
+
+  struct Row {
+    std::string size, dev;
+    Run best, first;
+    Floors floors;
+  };
+  std::vector<Row> rows;
+  for (const std::string& name : o.sizes) {
+    auto it = std::find_if(kSizes.begin(), kSizes.end(), [&](const MovieSize& s) { return s.name == name; });
+    if (it == kSizes.end()) throw_usage_error("unknown size '" + name + "' (falcon,k2,k2super,k3,k3super)");
+    MovieSize size = *it;
+    if (o.quick) {
+      size.x = (size.x / 4) & ~index_t{1};
+      size.y = (size.y / 4) & ~index_t{1};
+    }
+    if (o.budget_s > 0 && elapsed() > o.budget_s) {
+      std::printf("## %s: skipped (budget of %.0f s used)\n", name.c_str(), o.budget_s);
+      continue;
+    }
+    const std::string movie = o.workdir + "/" + name + ".mrc";
+    const double gen_s = write_synthetic_movie(movie, size, 1.0);
+    std::printf("## %s %lldx%lldx%d: movie written in %.1f s\n", name.c_str(), static_cast<long long>(size.x),
+                static_cast<long long>(size.y), size.frames, gen_s);
+    for (const bool gpu : {true, false}) {
+      if (gpu && (o.device == "cpu" || !gpu_available)) continue;
+      if (!gpu && o.device == "gpu") continue;
+      Row row{name, gpu ? "gpu" : "cpu", {}, {}, {}};
+      if (gpu) row.floors = measure_floors(size, o.gpu);
+      for (int rep = 0; rep < o.repeats; ++rep) {
+        if (rep > 0 && o.budget_s > 0 && elapsed() > o.budget_s) break;
+        const Run r = run_case(movie, o.workdir + "/" + name + "_" + row.dev, gpu, o.gpu);
+        std::printf("   %s run %d: %s wall %.3f s", row.dev.c_str(), rep + 1, r.ok ? "ok" : r.note.c_str(), r.wall_s);
+        if (r.ok)
+          std::printf(" (load %.3f, global %.3f, local %.3f, render %.3f, write %.3f, total %.3f s)",
+                      r.stages.at("Load"), r.stages.at("Global"), r.stages.at("Local"), r.stages.at("Render"),
+                      r.stages.at("WriteImages"), r.stages.at("Total"));
+        std::printf("\n");
+        std::fflush(stdout);
+        if (rep == 0) row.first = r;
+        if (r.ok && (!row.best.ok || r.wall_s < row.best.wall_s)) row.best = r;
+        if (!r.ok) break;
+      }
+      if (gpu && !row.floors.device.empty())
+        std::printf("   floor: H2D %.1f GB/s -> upload %.1f ms, one R2C %.2f ms x %d frames -> floor %.1f ms (%s)\n",
+                    row.floors.h2d_gbs, row.floors.upload_ms, row.floors.fft_ms, size.frames, row.floors.floor_ms,
+                    row.floors.device.c_str());
+      rows.push_back(row);
+    }
+    std::filesystem::remove(movie);
+  }
+
+  std::printf("# summary: best of the runs (first run in brackets); stages from the STAR [s]; floor = raw bytes / H2D + N x R2C\n");
+  std::printf("%-4s %-8s %9s %9s %7s %7s %7s %7s %7s %9s %10s %8s\n", "dev", "size", "wall_s", "first_s", "load",
+              "global", "local", "render", "write", "floor_ms", "x_floor", "peak_mem");
+  for (const Row& r : rows) {
+    if (!r.best.ok) {
+      std::printf("%-4s %-8s %s\n", r.dev.c_str(), r.size.c_str(), r.first.note.c_str());
+      continue;
+    }
+    const auto& s = r.best.stages;
+    std::printf("%-4s %-8s %9.3f %9.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.1f %10.1f %8s\n", r.dev.c_str(),
+                r.size.c_str(), r.best.wall_s, r.first.wall_s, s.at("Load"), s.at("Global"), s.at("Local"),
+                s.at("Render"), s.at("WriteImages"), r.floors.floor_ms,
+                r.floors.floor_ms > 0 ? r.best.wall_s * 1e3 / r.floors.floor_ms : 0.0,
+                r.best.peak_memory.empty() ? "-" : r.best.peak_memory.c_str());
+  }
+  std::printf("# total %.1f s\n", elapsed());
+  return 0;
+}
+
+} // namespace
+} // namespace frost::bench
+
+int main(int argc, char** argv) {
+  return frost::bench::bench_main("frost_bench_movie_align", [&] { return frost::bench::run(argc, argv); });
+}

@@ -1,0 +1,97 @@
+#pragma once
+/// @file motion.hpp
+/// @brief The CUDA backend of movie alignment (movie-alignment.md §10.1): a movie resident on
+/// one GPU that implements the three backend interfaces of libs/motion, so align_global,
+/// align_local and the render loop run unchanged on it:
+/// * PairMeasurer (global stage): batched cuFFT R2C of the transform windows, one kernel for
+///   crop + low-pass + normalisation + zeroed axes; pair products, batched C2R and a peak kernel
+///   per batch of pairs; only a 3x3 window per pair leaves the GPU, finished by refine_peak().
+/// * PatchMeasurer (local stage): patch stacks built on the device from the resident frames
+///   (batches of patches), then the same spectra and correlation code.
+/// * FrameRenderer: B-spline prefilter, bspline3 warp (constant or B-spline field), sums and the
+///   dose-weighted sum on the device; other interpolations run on the host after one download.
+/// Frames reach the device once: decoded (or copied) on CPU threads into pinned staging slots,
+/// each group uploaded asynchronously on two streams while the next group is decoded.
+///
+/// This header does not include CUDA headers: programs built with the host compiler use it.
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frost/core/image.hpp"
+#include "frost/motion/frame_renderer.hpp"
+#include "frost/motion/pair_measurer.hpp"
+#include "frost/motion/patch_measurer.hpp"
+
+namespace frost::cuda {
+
+/// Tuning of the CUDA movie (defaults are what frost_movie_align uses).
+struct CudaMotionOptions {
+  int device = 0;
+  /// Frames decoded per group into pinned staging (two groups in flight: one uploading, one decoding).
+  int upload_group = 4;
+  /// Fraction of the free device memory (after the frames) the batches may use (--gpu-mem-fraction).
+  double memory_fraction = 0.9;
+  int frame_batch = 0; ///< frames per R2C batch (0: from the memory budget, at most 16)
+  int pair_batch = 0;  ///< correlation maps per batch (0: from the memory budget, at most 4096)
+  int patch_batch = 0; ///< patches per stack batch (0: from the memory budget)
+};
+
+/// Per-stage device times and memory of a CUDA movie (for logs and benchmarks).
+struct CudaMotionStats {
+  double upload_ms = 0;       ///< wall time of the constructor (decode + upload, overlapped)
+  double spectra_ms = 0;      ///< frame spectra (wall, synchronised)
+  double correlate_ms = 0;    ///< pair products, C2R, peaks (wall, synchronised)
+  double patches_ms = 0;      ///< patch stacks + their spectra and correlations (wall)
+  double render_ms = 0;       ///< warp, sums, dose weighting, downloads (wall)
+  std::size_t frame_bytes = 0;      ///< device memory held by the frames
+  std::size_t peak_used_bytes = 0;  ///< largest (total − free) device memory seen at checkpoints
+  std::size_t correlations = 0;     ///< correlation maps computed
+};
+
+/// Writes frame t (0-based within the movie) into `dst` (width·height floats, pinned memory).
+/// Called from several CPU threads at once, each with its own t.
+using FrameProducer = std::function<void(int t, float* dst)>;
+
+class CudaMovie final : public motion::PairMeasurer, public motion::PatchMeasurer, public motion::FrameRenderer {
+public:
+  /// @brief Uploads frames produced by `produce` (count frames of width x height; item i is
+  /// absolute frame first_frame + i). @throw frost::Error(Device) when the device is missing or
+  /// the frames do not fit in its memory (with the numbers).
+  CudaMovie(int count, motion::Size2 size, int first_frame, const FrameProducer& produce,
+            const CudaMotionOptions& options = {});
+  /// Uploads host frames (copied through the pinned slots by CPU threads).
+  CudaMovie(const std::vector<View<const float>>& frames, int first_frame, const CudaMotionOptions& options = {});
+  ~CudaMovie() override;
+  CudaMovie(const CudaMovie&) = delete;
+  CudaMovie& operator=(const CudaMovie&) = delete;
+
+  int frame_count() const override;
+  motion::Size2 frame_size() const override;
+  Image<fft::Complex> spectra(const motion::WorkingSizes& sizes, View<const float> filter) override;
+  std::vector<motion::PairMeasurement> measure_pairs(const motion::WorkingSizes& sizes, View<const float> filter,
+                                                     const std::vector<motion::FramePair>& pairs,
+                                                     const motion::CorrelationOptions& options) override;
+  std::vector<std::vector<motion::PairMeasurement>> measure_patches(
+      const motion::PatchOffsets& offsets, const std::vector<motion::PatchCorner>& corners, int patch_size,
+      const motion::WorkingSizes& sizes, View<const float> filter, const std::vector<motion::FramePair>& pairs,
+      const motion::CorrelationOptions& options) override;
+  motion::FrameSums render(const motion::MotionModel& model, motion::SumRange range,
+                           motion::InterpolationMethod method, const motion::SumOptions& options) override;
+
+  /// The frames as they are on the device (tests: the upload is exact).
+  Image<float> download_frames() const;
+  const CudaMotionStats& stats() const;
+  /// "cuda:0 NVIDIA H100 80GB HBM3 (cc 9.0)".
+  std::string describe() const;
+
+  /// The device state (opaque; named here so the stage files of cuda/motion can use it).
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace frost::cuda

@@ -1,0 +1,53 @@
+// Frame spectra on the device (movie-alignment.md §5.2): the transform window and the Fourier
+// crop + low-pass + normalisation, with the index rules of correlation_math.hpp.
+#include "frost/cuda/check.hpp"
+#include "frost/motion/correlation_math.hpp"
+#include "launch.cuh"
+#include "motion_kernels.hpp"
+
+namespace frost::cuda::motion_kernels {
+
+namespace {
+
+__global__ void copy_windows_kernel(const float* frames, index_t nx, index_t ny, index_t x0, index_t y0, index_t mx,
+                                    index_t my, int count, float* out) {
+  const index_t total = mx * my * count;
+  for (index_t i = global_thread(); i < total; i += grid_stride()) {
+    const index_t x = i % mx, y = (i / mx) % my, t = i / (mx * my);
+    out[i] = frames[t * nx * ny + (y0 + y) * nx + (x0 + x)];
+  }
+}
+
+__global__ void crop_filter_kernel(const cufftComplex* full, index_t mx, index_t my, int count, const float* filter,
+                                   float scale, cufftComplex* out, index_t cx, index_t cy) {
+  const index_t hx = cx / 2 + 1, full_hx = mx / 2 + 1;
+  const index_t total = hx * cy * count;
+  for (index_t i = global_thread(); i < total; i += grid_stride()) {
+    const index_t x = i % hx, y = (i / hx) % cy, t = i / (hx * cy);
+    if (motion::crop_zeroed(x, y)) {
+      out[i] = make_cuFloatComplex(0.f, 0.f);
+      continue;
+    }
+    const cufftComplex v = full[t * full_hx * my + motion::crop_source_row(y, cy, my) * full_hx + x];
+    // As crop_half_spectrum: in·(H·scale), the factor formed in float first.
+    const float f = filter != nullptr ? filter[y * hx + x] * scale : scale;
+    out[i] = make_cuFloatComplex(v.x * f, v.y * f);
+  }
+}
+
+} // namespace
+
+void copy_windows(const float* frames, index_t nx, index_t ny, index_t x0, index_t y0, index_t mx, index_t my,
+                  int count, float* out, cudaStream_t stream) {
+  copy_windows_kernel<<<blocks_for(mx * my * count), kThreads, 0, stream>>>(frames, nx, ny, x0, y0, mx, my, count, out);
+  FROST_CHECK_LAUNCH();
+}
+
+void crop_filter(const cufftComplex* full, index_t mx, index_t my, int count, const float* filter, float scale,
+                 cufftComplex* out, index_t cx, index_t cy, cudaStream_t stream) {
+  crop_filter_kernel<<<blocks_for((cx / 2 + 1) * cy * count), kThreads, 0, stream>>>(full, mx, my, count, filter,
+                                                                                     scale, out, cx, cy);
+  FROST_CHECK_LAUNCH();
+}
+
+} // namespace frost::cuda::motion_kernels
