@@ -1,0 +1,71 @@
+#include "outputs.hpp"
+
+#include <cmath>
+
+#include "frost/core/atomic_file.hpp"
+#include "frost/geometry/euler.hpp"
+#include "frost/metadata/metadata_file.hpp"
+#include "frost/metadata/xmipp_relion.hpp"
+
+namespace frost::app {
+
+meta::Block result_block(const ImageTable& images, const ReferenceInfo& refs,
+                         const std::vector<align::Assignment>& rows, const std::vector<align::PairResult>& results) {
+  const meta::Block& in = images.rows;
+  const std::size_t n_img = in.rows();
+  meta::Block out("");
+  out.add_columns_from(in);
+  const bool has_index = in.has("imageIndex");
+  for (const align::Assignment& a : rows) {
+    const std::size_t row = out.append_row_from(in, a.image);
+    const align::PairResult& res = results[a.reference * n_img + a.image];
+    const align::PoseParameters p = align::pose_parameters(res.pose);
+    const geom::EulerAngles& ref = refs.angles[a.reference];
+    out.set_int(row, "enabled", 1);
+    out.set_double(row, "angleRot", ref.rot);
+    out.set_double(row, "angleTilt", ref.tilt);
+    out.set_double(row, "anglePsi", geom::wrap_angle_deg(double(p.psi) + ref.psi)); // psi_ref added (quirk 12)
+    out.set_double(row, "shiftX", p.shift_x);
+    out.set_double(row, "shiftY", p.shift_y);
+    out.set_int(row, "flip", res.flip > 0.5f ? 1 : 0);
+    out.set_int(row, "ref", refs.ids[a.reference]);
+    if (!has_index) out.set_int(row, "imageIndex", static_cast<std::int64_t>(a.image + 1));
+    out.set_double(row, "weight", a.weight);
+    out.set_double(row, "weightSignificant", a.weight);
+    out.set_double(row, "maxCC", a.max_vote);
+    out.set_double(row, "corrIdx", a.cc);
+  }
+  if (rows.empty()) // an empty result still names the labels, so readers see a valid table
+    for (const char* label : {"enabled", "angleRot", "angleTilt", "anglePsi", "shiftX", "shiftY", "flip", "ref",
+                              "imageIndex", "weight", "weightSignificant", "maxCC", "corrIdx"})
+      out.ensure_column(label, meta::Column::Kind::Double);
+  return out;
+}
+
+void write_results(const meta::Block& block, const std::string& xmd_path, const std::string& star_path,
+                   double pixel_size, int box) {
+  meta::MetadataFile xmd(meta::Dialect::Xmipp);
+  xmd.blocks().push_back(block);
+  xmd.write(xmd_path);
+
+  meta::MetadataFile star(meta::Dialect::Relion31);
+  meta::Block& optics = star.add_block("optics");
+  optics.set_column("rlnOpticsGroup", std::vector<std::int64_t>{1});
+  optics.set_column("rlnOpticsGroupName", std::vector<std::string>{"opticsGroup1"});
+  optics.set_column("rlnImagePixelSize", std::vector<double>{pixel_size});
+  optics.set_column("rlnImageSize", std::vector<std::int64_t>{box});
+  optics.set_column("rlnImageDimensionality", std::vector<std::int64_t>{2});
+  meta::Block particles = meta::xmipp_to_relion(block, pixel_size);
+  particles.set_name("particles");
+  particles.set_column("rlnOpticsGroup", std::vector<std::int64_t>(particles.rows(), 1));
+  star.blocks().push_back(std::move(particles));
+  star.write(star_path);
+}
+
+void write_cc_matrix(const std::string& path, const std::vector<float>& cc) {
+  AtomicFile f(path);
+  f.write(cc.data(), cc.size() * sizeof(float));
+  f.commit();
+}
+
+} // namespace frost::app

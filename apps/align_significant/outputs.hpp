@@ -1,0 +1,30 @@
+#pragma once
+/// @file outputs.hpp
+/// @brief The metadata frost_align_significant writes (align-significant.md §7.1): the Xmipp
+/// .xmd with one row per kept pair, a RELION STAR with the same poses, the CC matrix dump.
+#include <string>
+#include <vector>
+
+#include "frost/alignment/settings.hpp"
+#include "frost/alignment/significance.hpp"
+#include "frost/metadata/block.hpp"
+#include "image_set.hpp"
+
+namespace frost::app {
+
+/// @brief One row per assignment: a copy of the image's input row with enabled, angleRot/Tilt
+/// (the reference's), anglePsi (ψ + psi_ref), shiftX/Y, flip, ref, imageIndex (kept when the row
+/// has it, else the 1-based position among enabled rows), weight, weightSignificant, maxCC,
+/// corrIdx. `results[r · n_img + i]`.
+meta::Block result_block(const ImageTable& images, const ReferenceInfo& refs,
+                         const std::vector<align::Assignment>& rows, const std::vector<align::PairResult>& results);
+
+/// @brief Writes `block` as Xmipp metadata at `xmd_path` and as a RELION 3.1 particle STAR
+/// (optics block with `pixel_size` and `box`, shifts in Å) at `star_path`; both atomically.
+void write_results(const meta::Block& block, const std::string& xmd_path, const std::string& star_path,
+                   double pixel_size, int box);
+
+/// @brief The N_ref × N_img float32 CC matrix, row = reference, raw little-endian, atomically.
+void write_cc_matrix(const std::string& path, const std::vector<float>& cc);
+
+} // namespace frost::app
