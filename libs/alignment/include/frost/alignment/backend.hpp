@@ -1,8 +1,8 @@
 #pragma once
 /// @file backend.hpp
 /// @brief The backend interface of the all-pairs aligner: one algorithm (§5), a CPU
-/// implementation here (FFTW + threads) and a CUDA one later (cuda/alignment), chosen at run
-/// time by `--device`.
+/// implementation here (FFTW + threads) and a CUDA one (cuda/alignment,
+/// frost::cuda_alignment), chosen at run time by `--device`.
 #include <cstddef>
 #include <functional>
 #include <memory>

@@ -1,0 +1,68 @@
+#pragma once
+/// @file alignment.hpp
+/// @brief The CUDA backend of the all-pairs aligner (align-significant.md §8.2, §8.3): the same
+/// frost::align::AlignmentBackend as the CPU, the same FROST_HD per-element math
+/// (libs/alignment/include/frost/alignment/math), run as batched kernels and cuFFT plans.
+///
+/// Tiles = (block of references, chunk of images). The images of a chunk (and their mirrors with
+/// --check-mirrors) are uploaded once and reused for every reference; a reference block's
+/// spectra F_R, polar spectra G_R and statistics are computed on the device once per tile. Per
+/// reference and image batch of B images, 2B trajectories (both orders, §5.6) run the iterations
+/// entirely on the device: shift peak, rotation peak and pose update are kernels, so there is no
+/// host round trip inside a batch; CCs and the better order are chosen on the device and the
+/// results of a tile come down in one copy. Only the mirror choice and --max-shift rejection
+/// (two comparisons per pair) run on the host, after the download.
+///
+/// This header does not include CUDA headers: programs built with the host compiler use it.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frost/alignment/backend.hpp"
+
+namespace frost::cuda {
+
+/// Options of the CUDA aligner.
+struct CudaAlignOptions {
+  int device = 0;                 ///< CUDA device id
+  double memory_fraction = 0.8;   ///< `--gpu-mem-fraction`: share of the device's free memory to use
+  int max_batch = 256;            ///< upper bound of B (images per batch; 2B trajectories)
+  int max_reference_block = 1024; ///< upper bound of references prepared and resident at once
+};
+
+/// Sizes chosen by the memory budget (§8.3) for one run.
+struct AlignMemoryPlan {
+  std::size_t batch = 0;           ///< B: images per batch (2B trajectories)
+  std::size_t image_chunk = 0;     ///< images resident at once (all of them when they fit)
+  std::size_t reference_block = 0; ///< references prepared at once (a multiple of B, or all)
+  std::size_t bytes = 0;           ///< device bytes the plan uses (without cuFFT work areas)
+};
+
+/// Bytes per image of a batch: two trajectories' aligned images, the 2-D spectrum and
+/// correlation, the polar samples and their ring spectra (§8.3, one half of the trajectories'
+/// scratch at a time).
+std::size_t align_batch_bytes_per_image(int x);
+/// Bytes per resident reference: pixels, F_R, G_R (plus statistics).
+std::size_t align_reference_bytes(int x);
+
+/// @brief The memory budget of §8.3, a pure function (tested without a GPU):
+/// budget = fraction · free − 256 MiB − `workspace` (cuFFT work areas), B = min(n_img,
+/// max_batch, what a quarter of the budget holds), then the reference block and the image chunk
+/// from the rest (images resident when they all fit). `sets` is 2 with mirrors, else 1.
+/// @throw frost::Error(Device) when not even B = 1 fits, naming the sizes.
+AlignMemoryPlan plan_alignment_memory(int x, std::size_t n_ref, std::size_t n_img, int sets, std::size_t free_bytes,
+                                      double fraction, std::size_t workspace, const CudaAlignOptions& opts);
+
+/// @brief The CUDA backend on one device.
+/// @throw frost::Error(Device) when the device does not exist or CUDA is unusable.
+std::unique_ptr<align::AlignmentBackend> make_cuda_align_backend(const CudaAlignOptions& opts = {});
+
+/// @brief One or more devices (`--device 0,1`): references split into contiguous ranges, the
+/// remainder spread too (every reference is processed), one host thread per device; the
+/// results do not depend on the number of devices. `opts.device` is ignored.
+/// @throw frost::Error(Usage) for an empty or repeated list, frost::Error(Device) as above.
+std::unique_ptr<align::AlignmentBackend> make_cuda_align_backend(const CudaAlignOptions& opts,
+                                                                 const std::vector<int>& devices);
+
+} // namespace frost::cuda

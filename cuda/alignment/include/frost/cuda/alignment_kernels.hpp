@@ -1,0 +1,50 @@
+#pragma once
+/// @file alignment_kernels.hpp
+/// @brief The kernels of the CUDA aligner (align-significant.md §8.2 table), asynchronous on a
+/// stream, on device pointers. Each calls the FROST_HD math of libs/alignment (warp_pixel,
+/// polar_sample, shift_product, parabolic_offset, pose_compose). Exposed for the per-kernel
+/// parity tests; the backend (cuda_backend.cpp) is their only other user.
+///
+/// Trajectory arrays are contiguous: image t of a batch starts at t · X² floats, its 2-D
+/// spectrum at t · (X/2+1)·X complex values, its polar samples at t · rings · S floats.
+#include <cuda_runtime.h>
+
+#include "frost/alignment/math/peak.hpp"
+#include "frost/alignment/math/polar.hpp"
+#include "frost/alignment/math/pose2d.hpp"
+#include "frost/alignment/settings.hpp"
+
+namespace frost::cuda::align_kernels {
+
+/// poses[t] = identity, t < count.
+void init_poses(align::Pose2* poses, int count, cudaStream_t s);
+/// dst[t] = W_{poses[t]}[src[t]] (§2), t < count, x × x images.
+void warp(const float* src, const align::Pose2* poses, float* dst, int x, int count, cudaStream_t s);
+/// out[t][q][k] = polar_sample(img[t], grid, r0 + q, sin[k], cos[k]).
+void polar(const float* img, const align::PolarGrid& grid, const float* sin_table, const float* cos_table, float* out,
+           int count, cudaStream_t s);
+/// spec[t] ← shift_product(ref_spec, spec[t]) (§5.3 step 2), x × x images (interleaved complex).
+void shift_product(const float2* ref_spec, float2* spec, int x, int count, cudaStream_t s);
+/// Shift peak in |d| ≤ radius of corr[t] (ties: lowest linear index), refined as `subpixel`;
+/// poses[t] ← T(d) · poses[t]. With `shifts` non-null also writes (dx, dy) there.
+void shift_peak(const float* corr, int x, int radius, align::Subpixel subpixel, align::Pose2* poses, float2* shifts,
+                int count, cudaStream_t s);
+/// sums[t][w] = Σ_q ref[q][w] · conj(spec[t][q][w]) (float, rings in order q = 0, 1, ...).
+void ring_sum(const float2* ref_polar, const float2* spec, float2* sums, int rings, int half, int count,
+              cudaStream_t s);
+/// Rotation peak of rho[t] (S samples; ties: lowest k), refined; poses[t] ← R(θ) · poses[t].
+/// With `angles` non-null also writes θ [deg] there.
+void rotation_peak(const float* rho, int samples, align::Subpixel subpixel, align::Pose2* poses, float* angles,
+                   int count, cudaStream_t s);
+/// Population mean and standard deviation of img[t] (double sums): stats[2t], stats[2t + 1].
+void statistics(const float* img, int pixels, double* stats, int count, cudaStream_t s);
+/// cc[t] = Pearson CC of img[t] with ref (ref_stats = its mean and stddev, device), 0 when either
+/// is constant (§5.5); double accumulators, a fixed reduction order (deterministic).
+void correlation(const float* ref, const double* ref_stats, const float* img, int pixels, float* cc, int count,
+                 cudaStream_t s);
+/// out[i] = the better order of image i: trajectory i (rotation-first) or half + i (shift-first);
+/// the shift-first one only with a strictly larger CC (§5.6). i < count.
+void choose_order(const float* cc, const align::Pose2* poses, int half, align::PairResult* out, int count,
+                  cudaStream_t s);
+
+} // namespace frost::cuda::align_kernels

@@ -1,0 +1,424 @@
+// The CUDA backend of the all-pairs aligner (align-significant.md §8.2, §8.3). Host-compiler
+// code: the memory plan, the tile loops, cuFFT plans (frost::fft, Backend::Cuda) and the kernel
+// launches of alignment_kernels.hpp, all on one stream. A batch of B images runs 2B
+// trajectories: [0, B) rotation-first, [B, 2B) shift-first; in each half-iteration one half does
+// a rotation step while the other does a shift step, so every cuFFT plan has batch B and the
+// scratch holds one half at a time.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "frost/alignment/math/polar.hpp"
+#include "frost/alignment/pair_aligner.hpp"
+#include "frost/core/error.hpp"
+#include "frost/cuda/alignment.hpp"
+#include "frost/cuda/alignment_kernels.hpp"
+#include "frost/cuda/check.hpp"
+#include "frost/cuda/device_buffer.hpp"
+#include "frost/cuda/fft.hpp"
+#include "frost/fft/planner.hpp"
+
+namespace frost::cuda {
+
+namespace {
+
+using align::PairResult;
+using align::Pose2;
+
+/// Headroom left free for the runtime and other users (§8.3).
+constexpr std::size_t kReserveBytes = std::size_t(256) << 20;
+
+std::string mib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024.0));
+  return buf;
+}
+
+std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
+
+struct Sizes {
+  std::size_t pixels, half, polar, polar_half;
+  int x, rings, samples, ring_half;
+  explicit Sizes(int x_) : x(x_) {
+    const align::PolarGrid g = align::make_polar_grid(x);
+    pixels = std::size_t(x) * x;
+    half = std::size_t(x / 2 + 1) * x;
+    rings = g.rings();
+    samples = g.samples;
+    ring_half = g.spectrum();
+    polar = std::size_t(rings) * samples;
+    polar_half = std::size_t(rings) * ring_half;
+  }
+};
+
+} // namespace
+
+std::size_t align_batch_bytes_per_image(int x) {
+  const Sizes z(x);
+  return 2 * 4 * z.pixels                       // aligned images of both trajectories
+         + 8 * z.half + 4 * z.pixels            // 2-D spectrum and correlation (one half)
+         + 4 * z.polar + 8 * z.polar_half       // polar samples and ring spectra
+         + 8 * std::size_t(z.ring_half) + 4 * std::size_t(z.samples) // ring sums and rho
+         + 2 * sizeof(Pose2) + 2 * sizeof(float);                   // poses and CCs
+}
+
+std::size_t align_reference_bytes(int x) {
+  const Sizes z(x);
+  return 4 * z.pixels + 8 * z.half + 8 * z.polar_half + 2 * sizeof(double);
+}
+
+AlignMemoryPlan plan_alignment_memory(int x, std::size_t n_ref, std::size_t n_img, int sets, std::size_t free_bytes,
+                                      double fraction, std::size_t workspace, const CudaAlignOptions& opts) {
+  FROST_EXPECTS(n_ref > 0 && n_img > 0 && sets >= 1, "plan_alignment_memory: empty problem");
+  const std::size_t bb = align_batch_bytes_per_image(x), rb = align_reference_bytes(x);
+  const std::size_t image_bytes = 4 * Sizes(x).pixels * std::size_t(sets);
+  const double usable = fraction * double(free_bytes) - double(kReserveBytes) - double(workspace);
+  auto fail = [&](const std::string& what) {
+    std::ostringstream os;
+    os << "CUDA aligner: " << what << " (" << x << " px images; " << mib(double(free_bytes)) << " free x "
+       << fraction << " - " << mib(double(kReserveBytes)) << " reserve - " << mib(double(workspace))
+       << " cuFFT work area); raise --gpu-mem-fraction or free the device";
+    FROST_THROW(ExitCode::Device, os.str());
+  };
+  if (usable < double(bb + rb + image_bytes)) fail("not enough device memory for one image, reference and batch");
+  const std::size_t avail = static_cast<std::size_t>(usable);
+  AlignMemoryPlan p;
+  p.batch = std::min<std::size_t>(
+      {n_img, std::size_t(std::max(1, opts.max_batch)), std::max<std::size_t>(1, avail / 4 / bb)});
+  std::size_t rest = avail - p.batch * bb;
+  std::size_t block = std::min<std::size_t>({n_ref, std::size_t(std::max(1, opts.max_reference_block)),
+                                             std::max<std::size_t>(1, rest / 2 / rb)});
+  std::size_t cap = round_up(block, p.batch);
+  if (cap * rb > rest) { // the rounding to a multiple of B must fit too
+    block = std::max<std::size_t>(1, rest / rb / p.batch * p.batch);
+    cap = round_up(block, p.batch);
+    if (cap * rb > rest) fail("not enough device memory for one reference block");
+  }
+  rest -= cap * rb;
+  const std::size_t per_image = image_bytes + std::size_t(sets) * cap * sizeof(PairResult);
+  p.image_chunk = std::min(n_img, rest / per_image);
+  if (p.image_chunk == 0) fail("not enough device memory for the image chunk");
+  if (p.image_chunk < p.batch) {
+    p.batch = p.image_chunk;
+    cap = round_up(block, p.batch);
+  }
+  p.reference_block = block;
+  p.bytes = p.batch * bb + cap * rb + p.image_chunk * (image_bytes + std::size_t(sets) * cap * sizeof(PairResult));
+  return p;
+}
+
+namespace {
+
+class CudaAlignBackend final : public align::AlignmentBackend {
+public:
+  explicit CudaAlignBackend(const CudaAlignOptions& opts) : opts_(opts) {
+    int count = 0;
+    const cudaError_t st = cudaGetDeviceCount(&count);
+    if (st != cudaSuccess) {
+      cudaGetLastError();
+      FROST_THROW(ExitCode::Device, std::string("CUDA aligner: no usable CUDA device (") + cudaGetErrorString(st) +
+                                        "); use --device cpu");
+    }
+    if (opts.device < 0 || opts.device >= count)
+      FROST_THROW(ExitCode::Device, "CUDA aligner: device " + std::to_string(opts.device) + " requested but " +
+                                        std::to_string(count) + " CUDA device(s) are visible");
+    if (!(opts.memory_fraction > 0 && opts.memory_fraction <= 1))
+      FROST_THROW(ExitCode::Usage, "CUDA aligner: memory fraction must be in (0, 1]");
+    cudaDeviceProp prop{};
+    FROST_CUDA_CHECK(cudaGetDeviceProperties(&prop, opts.device));
+    name_ = prop.name;
+  }
+
+  std::string describe() const override {
+    std::ostringstream os;
+    os << "cuda: device " << opts_.device << " (" << name_ << "), cuFFT " << cufft_version_text();
+    return os.str();
+  }
+
+  void align_all(View<const float> references, View<const float> images, const align::AlignSettings& settings,
+                 PairResult* results, const align::PairsDone& progress) override;
+
+private:
+  CudaAlignOptions opts_;
+  std::string name_;
+};
+
+/// Plans of batch B (external work area, shared: everything runs on one stream).
+struct Plans {
+  fft::FftPlan r2c, c2r, ring_r2c, ring_c2r;
+  std::size_t workspace = 0;
+  Plans(fft::Planner& planner, const Sizes& z, std::size_t batch) {
+    fft::PlanOptions o;
+    o.external_workspace = true;
+    const index_t b = static_cast<index_t>(batch);
+    r2c = planner.plan(fft::FftSpec::r2c(Shape{z.x, z.x, 1, b}), o);
+    c2r = planner.plan(fft::FftSpec::c2r(Shape{z.x, z.x, 1, b}), o);
+    ring_r2c = planner.plan(fft::FftSpec::r2c(Shape{z.samples, 1, 1, b * z.rings}), o);
+    ring_c2r = planner.plan(fft::FftSpec::c2r(Shape{z.samples, 1, 1, b}), o);
+    workspace = std::max({r2c.workspace_bytes(), c2r.workspace_bytes(), ring_r2c.workspace_bytes(),
+                          ring_c2r.workspace_bytes()});
+  }
+};
+
+void CudaAlignBackend::align_all(View<const float> references, View<const float> images,
+                                 const align::AlignSettings& settings, PairResult* results,
+                                 const align::PairsDone& progress) {
+  namespace k = align_kernels;
+  const Shape rs = references.shape, is = images.shape;
+  if (rs.x != rs.y || is.x != is.y || rs.x != is.x || rs.z != 1 || is.z != 1)
+    FROST_THROW(ExitCode::Runtime, "align_all: references " + to_string(rs) + " and images " + to_string(is) +
+                                       " must be square 2-D images of one size");
+  const int x = static_cast<int>(rs.x);
+  if (x < 6 || x % 2 != 0)
+    FROST_THROW(ExitCode::Runtime, "pair aligner: images must be even and at least 6 px (got " + std::to_string(x) +
+                                       "x" + std::to_string(x) + ")");
+  const std::size_t n_ref = static_cast<std::size_t>(rs.n), n_img = static_cast<std::size_t>(is.n);
+  if (n_ref == 0 || n_img == 0) return;
+  const Sizes z(x);
+  const align::PolarGrid grid = align::make_polar_grid(x);
+  const int sets = settings.check_mirrors ? 2 : 1;
+  const int radius = settings.shift_radius(x);
+
+  DeviceGuard guard(opts_.device);
+  Stream stream;
+  const cudaStream_t st = stream.get();
+  auto planner = fft::make_planner(fft::Backend::Cuda, opts_.device);
+
+  // Memory plan (§8.3): size B without work areas, make the plans, re-plan with their work
+  // area; halve B while the work area does not fit.
+  const std::size_t free_bytes = memory_info().first;
+  AlignMemoryPlan mp = plan_alignment_memory(x, n_ref, n_img, sets, free_bytes, opts_.memory_fraction, 0, opts_);
+  std::unique_ptr<Plans> plans;
+  for (;;) {
+    plans = std::make_unique<Plans>(*planner, z, mp.batch);
+    const AlignMemoryPlan again =
+        plan_alignment_memory(x, n_ref, n_img, sets, free_bytes, opts_.memory_fraction, plans->workspace, opts_);
+    if (again.batch >= mp.batch) { // the work area fits beside B: keep B and the plans
+      mp.image_chunk = again.image_chunk;
+      mp.reference_block = again.reference_block;
+      break;
+    }
+    mp = again; // a smaller B (B decreases every round, and B = 1 always fits or throws)
+  }
+  const std::size_t B = mp.batch, chunk_cap = mp.image_chunk, block_cap = round_up(mp.reference_block, B);
+  const int Bi = static_cast<int>(B);
+
+  // Device buffers (zeroed once: FFTs of a partial batch read whole batches).
+  DeviceBuffer<std::byte> workspace(std::max<std::size_t>(plans->workspace, 1));
+  DeviceBuffer<float> dev_images(std::size_t(sets) * chunk_cap * z.pixels);
+  DeviceBuffer<float> ref_pixels(block_cap * z.pixels);
+  DeviceBuffer<float2> ref_spec(block_cap * z.half), ref_polar(block_cap * z.polar_half);
+  DeviceBuffer<double> ref_stats(2 * block_cap);
+  DeviceBuffer<float> aligned(2 * B * z.pixels), corr(B * z.pixels), polar(B * z.polar), rho(B * z.samples);
+  DeviceBuffer<float2> spec(B * z.half), polar_spec(B * z.polar_half), sums(B * z.ring_half);
+  DeviceBuffer<Pose2> poses(2 * B);
+  DeviceBuffer<float> cc(2 * B);
+  DeviceBuffer<PairResult> dev_results(std::size_t(sets) * block_cap * chunk_cap);
+  DeviceBuffer<float> sin_t(std::size_t(z.samples)), cos_t(std::size_t(z.samples));
+  for (auto* b : {&aligned, &corr, &polar, &rho, &ref_pixels}) b->zero_async(st);
+  for (auto* b : {&spec, &polar_spec, &sums, &ref_spec, &ref_polar}) b->zero_async(st);
+  {
+    std::vector<float> sv(std::size_t(z.samples)), cv(std::size_t(z.samples));
+    for (int q = 0; q < z.samples; ++q) { // as the CPU estimator: float of the double sine and cosine
+      const double phi = 2.0 * M_PI * q / z.samples;
+      sv[std::size_t(q)] = static_cast<float>(std::sin(phi));
+      cv[std::size_t(q)] = static_cast<float>(std::cos(phi));
+    }
+    sin_t.upload_async(sv.data(), sv.size(), st);
+    cos_t.upload_async(cv.data(), cv.size(), st);
+    stream.synchronize();
+  }
+  const fft::ExecOptions ex = on_stream(st, workspace.data());
+
+  auto shift_step = [&](int ref, std::size_t t0, const float* raw, int b) {
+    float* d = aligned.data() + t0 * z.pixels;
+    plans->r2c.execute(d, spec.data(), ex);
+    k::shift_product(ref_spec.data() + std::size_t(ref) * z.half, spec.data(), x, b, st);
+    plans->c2r.execute(spec.data(), corr.data(), ex);
+    k::shift_peak(corr.data(), x, radius, settings.subpixel, poses.data() + t0, nullptr, b, st);
+    k::warp(raw, poses.data() + t0, d, x, b, st);
+  };
+  auto rotation_step = [&](int ref, std::size_t t0, const float* raw, int b) {
+    float* d = aligned.data() + t0 * z.pixels;
+    k::polar(d, grid, sin_t.data(), cos_t.data(), polar.data(), b, st);
+    plans->ring_r2c.execute(polar.data(), polar_spec.data(), ex);
+    k::ring_sum(ref_polar.data() + std::size_t(ref) * z.polar_half, polar_spec.data(), sums.data(), z.rings,
+                z.ring_half, b, st);
+    plans->ring_c2r.execute(sums.data(), rho.data(), ex);
+    k::rotation_peak(rho.data(), z.samples, settings.subpixel, poses.data() + t0, nullptr, b, st);
+    k::warp(raw, poses.data() + t0, d, x, b, st);
+  };
+
+  std::vector<float> mirrored;
+  std::vector<PairResult> host(std::size_t(sets) * block_cap * chunk_cap);
+  std::size_t done = 0;
+  for (std::size_t c0 = 0; c0 < n_img; c0 += chunk_cap) {
+    const std::size_t nc = std::min(chunk_cap, n_img - c0);
+    dev_images.upload_async(images.data + c0 * z.pixels, nc * z.pixels, st);
+    if (sets == 2) {
+      mirrored.resize(nc * z.pixels);
+      for (std::size_t i = 0; i < nc; ++i)
+        align::mirror_x(images.data + (c0 + i) * z.pixels, x, x, mirrored.data() + i * z.pixels);
+      FROST_CUDA_CHECK(cudaMemcpyAsync(dev_images.data() + chunk_cap * z.pixels, mirrored.data(),
+                                       nc * z.pixels * sizeof(float), cudaMemcpyHostToDevice, st));
+    }
+    // Balanced batches: the same count of batches, each at most B images.
+    const std::size_t n_batches = (nc + B - 1) / B, per_batch = (nc + n_batches - 1) / n_batches;
+
+    for (std::size_t r0 = 0; r0 < n_ref; r0 += mp.reference_block) {
+      const std::size_t nr = std::min(mp.reference_block, n_ref - r0);
+      // Reference block: pixels, F_R, G_R and statistics on the device (§5.1), in groups of B.
+      ref_pixels.upload_async(references.data + r0 * z.pixels, nr * z.pixels, st);
+      for (std::size_t g = 0; g < round_up(nr, B); g += B) {
+        plans->r2c.execute(ref_pixels.data() + g * z.pixels, ref_spec.data() + g * z.half, ex);
+        k::polar(ref_pixels.data() + g * z.pixels, grid, sin_t.data(), cos_t.data(), polar.data(), Bi, st);
+        plans->ring_r2c.execute(polar.data(), ref_polar.data() + g * z.polar_half, ex);
+      }
+      k::statistics(ref_pixels.data(), static_cast<int>(z.pixels), ref_stats.data(), static_cast<int>(nr), st);
+
+      for (std::size_t kr = 0; kr < nr; ++kr) {
+        const int ref = static_cast<int>(kr);
+        for (int set = 0; set < sets; ++set) {
+          const float* set_images = dev_images.data() + std::size_t(set) * chunk_cap * z.pixels;
+          for (std::size_t i0 = 0; i0 < nc; i0 += per_batch) {
+            const int b = static_cast<int>(std::min(per_batch, nc - i0));
+            const float* raw = set_images + i0 * z.pixels;
+            const std::size_t bytes = std::size_t(b) * z.pixels * sizeof(float);
+            // Both orders start from the raw image and the identity (§5.6).
+            FROST_CUDA_CHECK(cudaMemcpyAsync(aligned.data(), raw, bytes, cudaMemcpyDeviceToDevice, st));
+            FROST_CUDA_CHECK(
+                cudaMemcpyAsync(aligned.data() + B * z.pixels, raw, bytes, cudaMemcpyDeviceToDevice, st));
+            k::init_poses(poses.data(), 2 * Bi, st);
+            for (int it = 0; it < settings.iters; ++it) {
+              rotation_step(ref, 0, raw, b); // rotation-first half
+              shift_step(ref, B, raw, b);    // shift-first half
+              shift_step(ref, 0, raw, b);
+              rotation_step(ref, B, raw, b);
+            }
+            const float* rp = ref_pixels.data() + kr * z.pixels;
+            const double* rsd = ref_stats.data() + 2 * kr;
+            const int px = static_cast<int>(z.pixels);
+            k::correlation(rp, rsd, aligned.data(), px, cc.data(), b, st);
+            k::correlation(rp, rsd, aligned.data() + B * z.pixels, px, cc.data() + B, b, st);
+            PairResult* out = dev_results.data() + (std::size_t(set) * block_cap + kr) * chunk_cap + i0;
+            k::choose_order(cc.data(), poses.data(), Bi, out, b, st);
+          }
+        }
+      }
+      // One download per tile; the mirror choice and --max-shift on the host (as CpuPairAligner::align).
+      for (int set = 0; set < sets; ++set)
+        FROST_CUDA_CHECK(cudaMemcpyAsync(host.data() + std::size_t(set) * block_cap * chunk_cap,
+                                         dev_results.data() + std::size_t(set) * block_cap * chunk_cap,
+                                         nr * chunk_cap * sizeof(PairResult), cudaMemcpyDeviceToHost, st));
+      stream.synchronize();
+      for (std::size_t kr = 0; kr < nr; ++kr)
+        for (std::size_t i = 0; i < nc; ++i) {
+          PairResult best = host[kr * chunk_cap + i];
+          if (sets == 2) {
+            const PairResult& m = host[(block_cap + kr) * chunk_cap + i];
+            if (m.cc > best.cc) {
+              best = m;
+              best.flip = 1;
+            }
+          }
+          if (settings.max_shift >= 0) {
+            const align::PoseParameters p = align::pose_parameters(best.pose);
+            if (std::hypot(double(p.shift_x), double(p.shift_y)) > settings.max_shift)
+              best.cc = -std::numeric_limits<float>::infinity();
+          }
+          results[(r0 + kr) * n_img + c0 + i] = best;
+        }
+      done += nr * nc;
+      if (progress) progress(done);
+    }
+  }
+}
+
+/// Several devices: references split into contiguous ranges (the remainder spread over the
+/// first devices, so every reference is processed: quirk 1 of §8.1), one host thread per device.
+class MultiDeviceBackend final : public align::AlignmentBackend {
+public:
+  MultiDeviceBackend(const CudaAlignOptions& opts, const std::vector<int>& devices) {
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (devices[i] == devices[j])
+          FROST_THROW(ExitCode::Usage, "CUDA aligner: device " + std::to_string(devices[i]) + " listed twice");
+    for (int id : devices) {
+      CudaAlignOptions o = opts;
+      o.device = id;
+      parts_.push_back(std::make_unique<CudaAlignBackend>(o));
+    }
+  }
+
+  std::string describe() const override {
+    std::string out;
+    for (const auto& p : parts_) out += (out.empty() ? "" : "; ") + p->describe();
+    return out;
+  }
+
+  void align_all(View<const float> references, View<const float> images, const align::AlignSettings& settings,
+                 PairResult* results, const align::PairsDone& progress) override {
+    const std::size_t n_ref = static_cast<std::size_t>(references.shape.n);
+    const std::size_t n_img = static_cast<std::size_t>(images.shape.n);
+    const std::size_t pixels = static_cast<std::size_t>(references.shape.x * references.shape.y);
+    const std::size_t n_dev = parts_.size();
+    std::mutex mutex;
+    std::vector<std::size_t> done(n_dev, 0);
+    std::vector<std::exception_ptr> errors(n_dev);
+    std::vector<std::thread> threads;
+    for (std::size_t d = 0, r0 = 0; d < n_dev; ++d) {
+      const std::size_t nr = n_ref / n_dev + (d < n_ref % n_dev ? 1 : 0);
+      if (nr == 0) continue;
+      View<const float> part{references.data + r0 * pixels, references.shape};
+      part.shape.n = static_cast<index_t>(nr);
+      PairResult* out = results + r0 * n_img;
+      threads.emplace_back([&, d, part, out] {
+        try {
+          parts_[d]->align_all(part, images, settings, out, [&](std::size_t k) {
+            if (!progress) return;
+            std::lock_guard<std::mutex> lock(mutex);
+            done[d] = k;
+            std::size_t total = 0;
+            for (std::size_t v : done) total += v;
+            progress(total);
+          });
+        } catch (...) {
+          errors[d] = std::current_exception();
+        }
+      });
+      r0 += nr;
+    }
+    for (auto& t : threads) t.join();
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
+
+private:
+  std::vector<std::unique_ptr<CudaAlignBackend>> parts_;
+};
+
+} // namespace
+
+std::unique_ptr<align::AlignmentBackend> make_cuda_align_backend(const CudaAlignOptions& opts) {
+  return std::make_unique<CudaAlignBackend>(opts);
+}
+
+std::unique_ptr<align::AlignmentBackend> make_cuda_align_backend(const CudaAlignOptions& opts,
+                                                                 const std::vector<int>& devices) {
+  if (devices.empty()) FROST_THROW(ExitCode::Usage, "CUDA aligner: no device given");
+  if (devices.size() == 1) {
+    CudaAlignOptions o = opts;
+    o.device = devices.front();
+    return std::make_unique<CudaAlignBackend>(o);
+  }
+  return std::make_unique<MultiDeviceBackend>(opts, devices);
+}
+
+} // namespace frost::cuda
