@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <optional>
+#include <utility>
 
 #include "alignment_star.hpp"
 #include "frost/core/error.hpp"
@@ -136,8 +138,10 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
   if (out.alignment.empty()) out.alignment = default_alignment_path(movie, out);
   MovieFacts facts;
 
-  // Read.
+  // Read. The GPU's start-up (context, FFT planner) runs meanwhile on another thread.
   auto t = Clock::now();
+  std::future<void> gpu_ready;
+  if (o.gpu >= 0) gpu_ready = prepare_gpu(o.gpu);
   motion::MovieReader reader(movie, o.read);
   const int first = static_cast<int>(reader.first_frame());
   const int count = static_cast<int>(reader.frame_count());
@@ -151,10 +155,11 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
     log_warning(fmt("binning differs between x (%.5f) and y (%.5f); shifts are scaled by the x factor", bin,
                     reader.scale_y()));
   const motion::SumRange range = sum_range(movie, o, first, count);
-  // The frames where the device holds them: host RAM (--device cpu) or the GPU, which decodes on
-  // CPU threads while uploading (movie-alignment.md §10.1).
+  // The frames where the device holds them: host RAM (--device cpu) or the GPU, which takes MRC
+  // frames as their stored bytes and decodes them itself, other frames decoded on CPU threads
+  // while uploading (movie-alignment.md §10.1).
   const std::unique_ptr<LoadedMovie> frames =
-      o.gpu >= 0 ? gpu_movie(reader, o.gpu, o.gpu_memory_fraction, o.read.hot_pixel_sigma > 0)
+      o.gpu >= 0 ? gpu_movie(reader, o.gpu, o.gpu_memory_fraction, o.read.hot_pixel_sigma > 0, std::move(gpu_ready))
                  : host_movie(reader.read_all(), first);
   const Shape frame_shape = reader.frame_shape();
   facts.seconds["Load"] = since(t);
@@ -231,7 +236,9 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
   if (wants_images(out)) {
     t = Clock::now();
     motion::SumOptions so;
-    so.aligned_sum = true;
+    // The plain aligned sum only where it is written or feeds the PSD (a dose-weighted
+    // micrograph alone does not need it).
+    so.aligned_sum = (!out.micrograph.empty() && !o.dose_weight) || !out.micrograph_nodw.empty() || !out.psd.empty();
     so.unaligned_sum = !out.initial.empty();
     so.halves = !out.halves_root.empty();
     so.aligned_frames = !out.aligned_stack.empty();

@@ -2,6 +2,7 @@
 // The frames of one movie where the chosen device holds them (host RAM for --device cpu, the
 // GPU for --device <id>), seen through the three backend interfaces of libs/motion, so
 // align_movie() runs one pipeline for both (movie-alignment.md §10.1-10.2).
+#include <future>
 #include <memory>
 #include <string>
 
@@ -28,11 +29,19 @@ public:
 /// Frames in host memory (item i = absolute frame `first` + i); takes ownership of `frames`.
 std::unique_ptr<LoadedMovie> host_movie(Image<float> frames, int first);
 
-/// @brief The selected frames of `reader` on CUDA device `gpu`: decoded by CPU threads into
-/// pinned memory and uploaded while the next frames decode (frames read with hot-pixel detection
-/// are read whole first, then uploaded). frost::Error(Device) when frost was built without CUDA,
-/// the device is missing or the movie does not fit.
+/// @brief Starts the start-up work of CUDA device `gpu` (context, FFT planner) on another
+/// thread, so that it overlaps opening the movie; gpu_movie() waits for it. Errors
+/// are left to gpu_movie(), which reports them. A no-op in builds without CUDA.
+std::future<void> prepare_gpu(int gpu);
+
+/// @brief The selected frames of `reader` on CUDA device `gpu`, once `device_ready` (from
+/// prepare_gpu) is done. MRC frames that need only decoding and dark/gain are read as their
+/// stored bytes by CPU threads into pinned slots and decoded on the GPU; other frames
+/// are decoded by CPU threads into pinned memory and uploaded while the next frames decode
+/// (frames read with hot-pixel detection are read whole first, then uploaded).
+/// frost::Error(Device) when frost was built without CUDA, the device is missing or the movie
+/// does not fit.
 std::unique_ptr<LoadedMovie> gpu_movie(motion::MovieReader& reader, int gpu, double memory_fraction,
-                                       bool read_whole_first);
+                                       bool read_whole_first, std::future<void> device_ready);
 
 } // namespace frost::movie_align

@@ -2,11 +2,13 @@
 // over the device stages of this folder.
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
+#include "frost/core/threads.hpp"
 #include "frost/fft/planner.hpp"
 #include "movie_state.hpp"
 
@@ -20,6 +22,7 @@ double ms_since(std::chrono::steady_clock::time_point t) {
 
 std::unique_ptr<CudaMovie::Impl> make_impl(int count, motion::Size2 size, int first_frame,
                                            const CudaMotionOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
   if (count < 1 || size.x < 1 || size.y < 1)
     throw_usage_error("CudaMovie: a movie needs at least one frame of positive size");
   const int devices = cuda_device_count();
@@ -45,10 +48,21 @@ std::unique_ptr<CudaMovie::Impl> make_impl(int count, motion::Size2 size, int fi
   m->stats.frame_bytes = bytes;
   m->planner = fft::shared_planner(fft::Backend::Cuda, options.device);
   m->note_memory();
+  m->stats.context_ms = ms_since(start);
   return m;
 }
 
 } // namespace
+
+void CudaMovie::prepare_device(int device) {
+  const int devices = cuda_device_count();
+  if (device < 0 || device >= devices)
+    FROST_THROW(ExitCode::Device, "CUDA device " + std::to_string(device) + " does not exist (" +
+                                      std::to_string(devices) + " visible)");
+  DeviceGuard guard(device);
+  FROST_CUDA_CHECK(cudaFree(nullptr)); // creates the primary context
+  fft::shared_planner(fft::Backend::Cuda, device);
+}
 
 void CudaMovie::Impl::note_memory() {
   const auto [free_b, total_b] = memory_info();
@@ -67,6 +81,15 @@ CudaMovie::CudaMovie(int count, motion::Size2 size, int first_frame, const Frame
   DeviceGuard guard(options.device);
   const auto t = std::chrono::steady_clock::now();
   impl_->upload(produce);
+  impl_->stats.upload_ms = ms_since(t);
+}
+
+CudaMovie::CudaMovie(int count, motion::Size2 size, int first_frame, const StoredFrameSource& source,
+                     const CudaMotionOptions& options)
+    : impl_(make_impl(count, size, first_frame, options)) {
+  DeviceGuard guard(options.device);
+  const auto t = std::chrono::steady_clock::now();
+  impl_->upload_stored(source);
   impl_->stats.upload_ms = ms_since(t);
 }
 
@@ -148,7 +171,10 @@ std::vector<motion::PairMeasurement> CudaMovie::measure_pairs(const motion::Work
   for (std::size_t k = 0; k < pairs.size(); ++k) items[k] = {pairs[k].i, pairs[k].j};
   const std::vector<motion::PeakWindow> windows = device_correlate(m, d.data(), sizes, items, options.search_radius);
   std::vector<motion::PairMeasurement> out(pairs.size());
-  for (std::size_t k = 0; k < pairs.size(); ++k) out[k] = measurement_from(windows[k], pairs[k], sizes, options);
+#pragma omp parallel for num_threads(num_threads()) schedule(static)
+  for (std::int64_t k = 0; k < static_cast<std::int64_t>(pairs.size()); ++k)
+    out[static_cast<std::size_t>(k)] =
+        measurement_from(windows[static_cast<std::size_t>(k)], pairs[static_cast<std::size_t>(k)], sizes, options);
   m.stats.correlate_ms += ms_since(t);
   return out;
 }

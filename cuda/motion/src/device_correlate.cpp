@@ -19,7 +19,7 @@ int pair_batch(const CudaMovie::Impl& m, const motion::WorkingSizes& sizes, int 
   const std::size_t per = 2 * (static_cast<std::size_t>((cx / 2 + 1) * cy) * 8 + static_cast<std::size_t>(cx * cy) * 4) +
                           sizeof(motion_kernels::DevicePeak) + sizeof(int2);
   const auto fit = static_cast<int>(std::max<std::size_t>(1, m.budget() / 2 / per));
-  return std::max(1, std::min({fit, 4096, total}));
+  return balanced_batch(std::max(1, std::min({fit, 4096, total})), total);
 }
 
 } // namespace

@@ -23,7 +23,7 @@ int spectra_batch(const CudaMovie::Impl& m, const motion::WorkingSizes& sizes, i
   // Window copy, half spectrum, and as much again for cuFFT's work area.
   const std::size_t per = 2 * (static_cast<std::size_t>(mx * my) * 4 + static_cast<std::size_t>((mx / 2 + 1) * my) * 8);
   const auto fit = static_cast<int>(std::max<std::size_t>(1, m.budget() / 2 / per));
-  return std::max(1, std::min({fit, 16, count}));
+  return balanced_batch(std::max(1, std::min({fit, 16, count})), count);
 }
 
 void device_spectra(CudaMovie::Impl& m, const float* images, index_t nx, index_t ny, int count,

@@ -19,6 +19,14 @@ struct DevicePeak {
   float v[9];
 };
 
+/// Decodes `rows` stored rows (row_bytes each, at `src`) of a movie of nx-wide, ny-tall frames,
+/// starting at row `row0` of the whole movie (frame row0 / ny), into `frames` (row r of the movie
+/// at frames + r·nx): io::mrc_pixel, then motion::corrected_pixel with the raw-size dark and gain
+/// (nullptr: none).
+void decode_stored_rows(const unsigned char* src, int mode, bool swap, bool mode0_unsigned, index_t row_bytes,
+                        index_t nx, index_t ny, index_t row0, index_t rows, const float* dark, const float* gain,
+                        float* frames, cudaStream_t stream);
+
 /// Copies the centred mx x my window (origin x0, y0) of `count` frames of nx x ny into a dense
 /// mx x my x count stack (the transform window of §5.2 when the frame is cropped).
 void copy_windows(const float* frames, index_t nx, index_t ny, index_t x0, index_t y0, index_t mx, index_t my,
@@ -45,29 +53,52 @@ void find_peaks(const float* maps, index_t cx, index_t cy, int count, double rad
 void fill_patch_stacks(const float* frames, index_t nx, index_t ny, int frames_count, const int2* offsets,
                        int average, const int2* corners, int patches, index_t p, float* stacks, cudaStream_t stream);
 
-/// bspline_coefficients_2d() of one nx x ny frame: rows, then columns, each line in double
-/// (`scratch` holds nx·ny doubles), written to `coeffs` (may not alias `frame`).
-void bspline_prefilter(const float* frame, index_t nx, index_t ny, double* scratch, float* coeffs,
-                       cudaStream_t stream);
+/// One frame of a render batch as the warp kernel sees it (the host's FrameShift reduced to
+/// numbers): kind, the constant shift, or the spline planes (offset `plane` into the batch's
+/// plane arrays) with their grid, and the frame's dose for the dose-weighted sum.
+struct RenderFrame {
+  enum Kind : int { Copy = 0, Constant = 1, Spline = 2 };
+  int kind;
+  int lx, ly;
+  double sx, sy;                  ///< constant shift (Constant)
+  double hx, hy, base_x, base_y;  ///< spline grid and base shift (Spline)
+  long long plane;                ///< offset of this frame's ly·lx planes (Spline)
+  double dose;                    ///< frame_dose() of the frame (dose weighting)
+};
 
-/// Constant-shift bspline3 warp in two separable passes (the host's warp_constant): along x into
-/// `along_x`, then along y into `out`.
-void warp_constant(const float* coeffs, index_t nx, index_t ny, double sx, double sy, float* along_x, float* out,
-                   cudaStream_t stream);
+/// out[k] = transpose of in[k] for `count` row-major w x h images (out[k] is h x w: element
+/// (x, y) of in[k] goes to out[k][x·h + y]); 32x32 shared-memory tiles, both sides coalesced.
+void transpose_frames(const float* in, index_t w, index_t h, int count, float* out, cudaStream_t stream);
 
-/// B-spline field warp: per pixel the shift spline_shift_at() from the time-folded control
-/// planes (device arrays of ly·lx doubles) plus `base`, then bspline_sample() at x − s.
-void warp_field(const float* coeffs, index_t nx, index_t ny, const double* px, const double* py, int lx, int ly,
-                double hx, double hy, double base_x, double base_y, float* out, cudaStream_t stream);
+/// In-place cubic B-spline prefilter (bspline_prefilter_line_streamed) of `count` images of
+/// `frame_stride` floats, each holding `lines` lines of `length` samples stored side by side:
+/// line l of image k starts at data[k·frame_stride + l] and steps by `stride`. One thread per
+/// line, consecutive threads on consecutive lines (coalesced); the causal pass goes to `scratch`
+/// (doubles, same layout).
+void prefilter_lines(float* data, double* scratch, index_t lines, index_t length, index_t stride, int count,
+                     index_t frame_stride, cudaStream_t stream);
 
-/// sum[i] += add[i] for n floats.
-void accumulate(float* sum, const float* add, index_t n, cudaStream_t stream);
+/// Warp and sum of `count` consecutive frames (nx x ny each, `raw` and `coeffs` frame after
+/// frame; frames[k] describes frame k, first_parity the parity of the absolute index of frame 0):
+/// per pixel the frames in order, each warped as the host does (Copy: the raw pixel; Constant:
+/// the separable two-pass sum of warp_constant; Spline: spline_shift_at + bspline_sample), added
+/// to even/odd (by parity; both nullptr: no halves) and its raw pixel to `unaligned` (nullptr:
+/// none); `aligned` (nullptr: not kept) receives the warped frames.
+void warp_sum(const float* raw, const float* coeffs, index_t nx, index_t ny, int count, const RenderFrame* frames,
+              int first_parity, const double* planes_x, const double* planes_y, float* even, float* odd,
+              float* unaligned, float* aligned, cudaStream_t stream);
+
 /// out[i] = a[i] + b[i] for n floats.
 void add_images(const float* a, const float* b, float* out, index_t n, cudaStream_t stream);
 
-/// Dose-weighted accumulation of one frame's spectrum (n half-spectrum elements):
-/// w = dose_weight_from_table(dose, table[i]); weighted[i] += w·spectrum[i]; weight_sq[i] += w².
-void dose_accumulate(const cufftComplex* spectrum, const float* table, double dose, index_t n,
+/// half_exposure_inverse() of an nx x ny frame on the device ((nx/2+1) x ny floats, element by
+/// element with half_exposure_inverse_at(), warp_math.hpp).
+void exposure_table(index_t nx, index_t ny, double pixel_size, float* table, cudaStream_t stream);
+
+/// Dose-weighted accumulation of `count` frame spectra (n half-spectrum elements each, frame
+/// after frame), per element in frame order: w = dose_weight_from_table(frames[k].dose, table[i]);
+/// weighted[i] += w·spectrum_k[i]; weight_sq[i] += w².
+void dose_accumulate(const cufftComplex* spectra, int count, const RenderFrame* frames, const float* table, index_t n,
                      cufftComplex* weighted, float* weight_sq, cudaStream_t stream);
 /// out[i] = weighted[i]·(1/(nx·ny))/sqrt(weight_sq[i]) (DoseWeightedSum::result before its C2R).
 void dose_normalise(const cufftComplex* weighted, const float* weight_sq, double inv_pixels, index_t n,

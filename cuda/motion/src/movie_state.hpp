@@ -32,7 +32,18 @@ struct CudaMovie::Impl {
   std::size_t budget() const;
   /// Copies `count` frames produced by `produce` to `frames` (pinned slots, two groups in flight).
   void upload(const FrameProducer& produce);
+  /// Copies the stored bytes of `count` frames to the device in chunks (CPU threads read, each
+  /// chunk is uploaded and decoded on the device while the next is read).
+  void upload_stored(const StoredFrameSource& source);
 };
+
+/// The batch size for `total` items at most `cap` per batch, evened out over the batches that
+/// takes (30 frames at 16: two batches of 15), so one cuFFT plan serves every batch.
+inline int balanced_batch(int cap, int total) {
+  if (cap < 1 || total < 1) return 1;
+  const int batches = (total + cap - 1) / cap;
+  return (total + batches - 1) / batches;
+}
 
 /// Device-side Fourier crop: a device copy of `filter` (empty view: none).
 DeviceBuffer<float> upload_filter(View<const float> filter, cudaStream_t stream);

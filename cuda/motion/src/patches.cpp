@@ -3,8 +3,10 @@
 // the same batched code as the frames'; the per-patch robust solve stays on the host.
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 
 #include "frost/core/error.hpp"
+#include "frost/core/threads.hpp"
 #include "motion_kernels.hpp"
 #include "movie_state.hpp"
 
@@ -20,7 +22,7 @@ int patch_batch(const CudaMovie::Impl& m, int patch_size, const motion::WorkingS
   // Stack + its full half spectra (R2C batch of all its frames) + cropped spectra, per patch.
   const std::size_t per = n * (p * p * 4 + (p / 2 + 1) * p * 8 * 2 + half * 8);
   const auto fit = static_cast<int>(std::max<std::size_t>(1, m.budget() / 2 / per));
-  return std::max(1, std::min(fit, patches));
+  return balanced_batch(std::max(1, std::min(fit, patches)), patches);
 }
 
 } // namespace
@@ -67,11 +69,15 @@ std::vector<std::vector<motion::PairMeasurement>> CudaMovie::measure_patches(
       for (const motion::FramePair& pr : pairs) item_pairs.push_back({k * n + pr.i, k * n + pr.j});
     const std::vector<motion::PeakWindow> windows =
         device_correlate(m, spectra.data(), sizes, item_pairs, options.search_radius);
-    for (int k = 0; k < b; ++k) {
-      std::vector<motion::PairMeasurement>& patch = out[static_cast<std::size_t>(k0 + k)];
-      patch.resize(pairs.size());
-      for (std::size_t q = 0; q < pairs.size(); ++q)
-        patch[q] = measurement_from(windows[static_cast<std::size_t>(k) * pairs.size() + q], pairs[q], sizes, options);
+    // The host's sub-pixel refinement of every peak (independent per pair: any thread count
+    // gives the same results).
+    for (int k = 0; k < b; ++k) out[static_cast<std::size_t>(k0 + k)].resize(pairs.size());
+    const auto per_patch = static_cast<std::int64_t>(pairs.size());
+#pragma omp parallel for num_threads(num_threads()) schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(b) * per_patch; ++i) {
+      const auto k = static_cast<std::size_t>(i / per_patch), q = static_cast<std::size_t>(i % per_patch);
+      out[static_cast<std::size_t>(k0) + k][q] =
+          measurement_from(windows[static_cast<std::size_t>(i)], pairs[q], sizes, options);
     }
   }
   m.stream.synchronize();

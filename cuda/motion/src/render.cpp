@@ -1,14 +1,19 @@
-// The render loop on the device (movie-alignment.md §7, §10.1 "Output"): for every frame of the
-// sum range the shift from the model (FrameShift, as the host), B-spline prefilter, bspline3
-// warp, sums in frame order (so each pixel's float sum is the host's), and the dose-weighted sum
-// (R2C per aligned frame, weights from the shared table, one C2R). Other interpolations run the
-// host renderer on a downloaded copy of the frames.
+// The render loop on the device (movie-alignment.md §7, §10.1 "Output"), in batches of frames:
+// the shift of every frame from the model (FrameShift, as the host), the B-spline prefilter of the
+// whole batch (transpose, row filters, transpose back, column filters: every line filter is one
+// thread per line on coalesced memory), one fused warp + sum kernel (per pixel the batch's frames
+// in frame order, so every float sum is the host's), and for dose weighting one batched R2C of
+// the batch's aligned frames (a single-frame plan per frame) and one accumulation kernel (weights from the shared table), one C2R
+// at the end. Other interpolations run the host renderer on a downloaded copy of the frames.
 #include <algorithm>
 #include <chrono>
+#include <utility>
+#include <future>
+#include <vector>
 
 #include "frost/core/error.hpp"
+#include "frost/core/host_buffer.hpp"
 #include "frost/cuda/fft.hpp"
-#include "frost/motion/dose_weighted_sum.hpp"
 #include "frost/motion/dose_weighting.hpp"
 #include "frost/motion/frame_shift.hpp"
 #include "motion_kernels.hpp"
@@ -18,17 +23,50 @@ namespace frost::cuda {
 
 namespace {
 
-Image<float> download(const DeviceBuffer<float>& d, index_t nx, index_t ny, cudaStream_t stream) {
-  Image<float> img(Shape::image(nx, ny));
-  d.download_async(img.data(), static_cast<std::size_t>(nx * ny), stream);
-  FROST_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return img;
+// The host images of the requested sums. Pinned: the downloads run at full speed (a pageable
+// copy of a K3 micrograph takes ~40 ms); pinning is slow too, so render() makes them on a CPU
+// thread while the batches run.
+struct HostSums {
+  Image<float> aligned, even, odd, unaligned, dose_weighted;
+};
+
+HostSums make_host_sums(Shape frame, const motion::SumOptions& options) {
+  const auto image = [&](bool wanted) { return wanted ? Image<float>(frame, HostMemory::Pinned) : Image<float>(); };
+  HostSums h;
+  h.aligned = image(options.aligned_sum);
+  h.even = image(options.halves);
+  h.odd = image(options.halves);
+  h.unaligned = image(options.unaligned_sum);
+  h.dose_weighted = image(options.dose_weighted);
+  return h;
+}
+
+// Queues the copy of a device image into `host` (pinned: asynchronous; the caller synchronises).
+void download_into(Image<float>& host, const float* d, cudaStream_t stream) {
+  FROST_CUDA_CHECK(cudaMemcpyAsync(host.data(), d, static_cast<std::size_t>(host.size()) * sizeof(float),
+                                   cudaMemcpyDeviceToHost, stream));
 }
 
 // FrameAccumulator's --normalize mean: every pixel times 1/count in float.
 void scale_by(Image<float>& img, int count) {
   const float f = 1.f / static_cast<float>(count);
   for (index_t i = 0; i < img.size(); ++i) img[i] *= f;
+}
+
+constexpr int kMaxRenderBatch = 16;
+
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+/// Frames per render batch: transposed copy, coefficients, double scratch, and for dose
+/// weighting the half spectra, per frame.
+int render_batch(const CudaMovie::Impl& m, index_t n, index_t half, bool dose, int count) {
+  const auto pixels = static_cast<std::size_t>(n);
+  std::size_t per = pixels * (4 + 4 + 8);
+  if (dose) per += static_cast<std::size_t>(half) * sizeof(cufftComplex);
+  const auto fit = static_cast<int>(std::max<std::size_t>(1, m.budget() / 2 / per));
+  return balanced_batch(std::max(1, std::min({fit, kMaxRenderBatch, count})), count);
 }
 
 } // namespace
@@ -53,10 +91,13 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
     motion::validate(options.dose);
     FROST_EXPECTS(nx >= 2 && ny >= 2 && options.pixel_size > 0.0, "dose weighting: frame >= 2x2 and pixel size > 0");
   }
+  const int batch = render_batch(m, n, half, options.dose_weighted, range.count);
+  const auto bn = static_cast<std::size_t>(batch) * static_cast<std::size_t>(n);
 
-  DeviceBuffer<float> coeffs(static_cast<std::size_t>(n)), along_x(static_cast<std::size_t>(n)),
-      aligned(static_cast<std::size_t>(n));
-  DeviceBuffer<double> scratch(static_cast<std::size_t>(n));
+  // transposed: the row-filter layout, then the batch's aligned frames; coeffs: the B-spline
+  // coefficients, then (after the last batch) the full sum and the dose-weighted micrograph.
+  DeviceBuffer<float> transposed(bn), coeffs(bn);
+  DeviceBuffer<double> scratch(bn);
   const bool halves_kept = options.aligned_sum || options.halves;
   DeviceBuffer<float> even(halves_kept ? n : 0), odd(halves_kept ? n : 0), unaligned(options.unaligned_sum ? n : 0);
   if (halves_kept) {
@@ -65,97 +106,165 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
   }
   if (options.unaligned_sum) unaligned.zero_async(s);
   DeviceBuffer<float> table, weight_sq;
-  DeviceBuffer<cufftComplex> spectrum, weighted;
-  fft::FftPlan forward, inverse;
+  DeviceBuffer<cufftComplex> spectra, weighted;
+  // Dose weighting: a single-frame R2C per aligned frame and one C2R at the end, planned on a
+  // CPU thread while the first batch is prefiltered and warped (planning takes tens of ms).
+  struct Plans {
+    fft::FftPlan r2c, c2r;
+  };
+  std::future<Plans> planned;
+  Plans plans;
   if (options.dose_weighted) {
-    const Image<float> h = motion::half_exposure_inverse(nx, ny, options.pixel_size);
+    const int device = m.options.device;
+    fft::Planner* planner = m.planner.get();
+    planned = std::async(std::launch::async, [device, planner, frame] {
+      DeviceGuard g(device);
+      return Plans{planner->plan(fft::FftSpec::r2c(frame)), planner->plan(fft::FftSpec::r2c(frame).inverse())};
+    });
+    // The weight table on the device (half_exposure_inverse element by element).
     table = DeviceBuffer<float>(static_cast<std::size_t>(half));
-    table.upload_async(h.data(), static_cast<std::size_t>(half), s);
-    spectrum = DeviceBuffer<cufftComplex>(static_cast<std::size_t>(half));
+    motion_kernels::exposure_table(nx, ny, options.pixel_size, table.data(), s);
+    spectra = DeviceBuffer<cufftComplex>(static_cast<std::size_t>(batch) * static_cast<std::size_t>(half));
     weighted = DeviceBuffer<cufftComplex>(static_cast<std::size_t>(half));
     weight_sq = DeviceBuffer<float>(static_cast<std::size_t>(half));
     weighted.zero_async(s);
     weight_sq.zero_async(s);
-    forward = m.planner->plan(fft::FftSpec::r2c(frame));
-    inverse = m.planner->plan(fft::FftSpec::r2c(frame).inverse());
-    FROST_CUDA_CHECK(cudaStreamSynchronize(s)); // the table's host copy dies at the end of this block
   }
+  DeviceBuffer<motion_kernels::RenderFrame> d_frames(static_cast<std::size_t>(batch));
   DeviceBuffer<double> planes_x, planes_y;
+  std::future<HostSums> host_sums = std::async(std::launch::async, [device = m.options.device, frame, &options] {
+    DeviceGuard g(device);
+    return make_host_sums(frame, options);
+  });
+  const Event ev_start, ev_filtered, ev_warped, ev_weighted; // per batch: device time of each step
   m.note_memory();
+  m.stats.render_setup_ms += ms_between(t_start, std::chrono::steady_clock::now());
 
   motion::FrameSums out;
   out.first_frame = range.first;
   out.frame_count = range.count;
   if (options.aligned_frames) out.aligned_frames = Image<float>(Shape::image(nx, ny, range.count));
+  const bool keep_aligned = options.aligned_frames || options.dose_weighted;
   int even_count = 0, odd_count = 0;
-  const int last = range.first + range.count - 1;
-  for (int f = range.first; f <= last; ++f) {
-    const float* raw = m.frames.data() + static_cast<index_t>(f - m.first_frame) * n;
-    const motion::FrameShift shift = motion::FrameShift::from_model(model, f - model.first_frame, nx);
-    const float* result = raw; // a zero shift copies the frame (warp_frame)
-    if (!shift.is_zero()) {
-      motion_kernels::bspline_prefilter(raw, nx, ny, scratch.data(), coeffs.data(), s);
-      if (shift.is_constant()) {
-        const motion::Vec2 c = shift.constant_shift();
-        motion_kernels::warp_constant(coeffs.data(), nx, ny, c.x, c.y, along_x.data(), aligned.data(), s);
+  std::vector<motion_kernels::RenderFrame> frames(static_cast<std::size_t>(batch));
+  std::vector<double> px, py;
+  for (int f0 = range.first; f0 < range.first + range.count; f0 += batch) {
+    const int b = std::min(batch, range.first + range.count - f0);
+    // The batch's shifts, as the host renderer derives them.
+    px.clear();
+    py.clear();
+    bool any_warp = false;
+    for (int k = 0; k < b; ++k) {
+      const int f = f0 + k;
+      const motion::FrameShift shift = motion::FrameShift::from_model(model, f - model.first_frame, nx);
+      motion_kernels::RenderFrame& r = frames[static_cast<std::size_t>(k)];
+      r = {};
+      r.dose = options.dose_weighted ? motion::frame_dose(options.dose, f) : 0.0;
+      if (shift.is_zero()) {
+        r.kind = motion_kernels::RenderFrame::Copy;
+      } else if (shift.is_constant()) {
+        r.kind = motion_kernels::RenderFrame::Constant;
+        r.sx = shift.constant_shift().x;
+        r.sy = shift.constant_shift().y;
       } else {
         const motion::FrameShift::SplinePlanes sp = shift.spline_planes();
-        const auto plane = static_cast<std::size_t>(sp.lx) * static_cast<std::size_t>(sp.ly);
-        if (planes_x.size() != plane) {
-          planes_x = DeviceBuffer<double>(plane);
-          planes_y = DeviceBuffer<double>(plane);
-        }
-        // Pageable sources: the copies are staged before cudaMemcpyAsync returns.
-        planes_x.upload_async(sp.px, plane, s);
-        planes_y.upload_async(sp.py, plane, s);
-        motion_kernels::warp_field(coeffs.data(), nx, ny, planes_x.data(), planes_y.data(), sp.lx, sp.ly, sp.hx, sp.hy,
-                                   sp.base.x, sp.base.y, aligned.data(), s);
+        r.kind = motion_kernels::RenderFrame::Spline;
+        r.lx = sp.lx;
+        r.ly = sp.ly;
+        r.hx = sp.hx;
+        r.hy = sp.hy;
+        r.base_x = sp.base.x;
+        r.base_y = sp.base.y;
+        r.plane = static_cast<long long>(px.size());
+        const std::size_t plane = static_cast<std::size_t>(sp.lx) * static_cast<std::size_t>(sp.ly);
+        px.insert(px.end(), sp.px, sp.px + plane);
+        py.insert(py.end(), sp.py, sp.py + plane);
       }
-      result = aligned.data();
+      any_warp = any_warp || r.kind != motion_kernels::RenderFrame::Copy;
+      if (halves_kept) ++(f % 2 == 0 ? even_count : odd_count);
     }
-    if (halves_kept) {
-      const bool is_even = f % 2 == 0;
-      motion_kernels::accumulate(is_even ? even.data() : odd.data(), result, n, s);
-      ++(is_even ? even_count : odd_count);
+    // Pageable sources: the copies are staged before cudaMemcpyAsync returns.
+    d_frames.upload_async(frames.data(), static_cast<std::size_t>(b), s);
+    if (!px.empty()) {
+      if (planes_x.size() < px.size()) {
+        planes_x = DeviceBuffer<double>(px.size());
+        planes_y = DeviceBuffer<double>(py.size());
+      }
+      planes_x.upload_async(px.data(), px.size(), s);
+      planes_y.upload_async(py.data(), py.size(), s);
     }
-    if (options.unaligned_sum) motion_kernels::accumulate(unaligned.data(), raw, n, s);
+    const float* raw = m.frames.data() + static_cast<index_t>(f0 - m.first_frame) * n;
+    ev_start.record(s);
+    if (any_warp) {
+      // Rows: transpose so that each row is a column, filter, transpose back; then the columns.
+      motion_kernels::transpose_frames(raw, nx, ny, b, transposed.data(), s);
+      motion_kernels::prefilter_lines(transposed.data(), scratch.data(), ny, nx, ny, b, n, s);
+      motion_kernels::transpose_frames(transposed.data(), ny, nx, b, coeffs.data(), s);
+      motion_kernels::prefilter_lines(coeffs.data(), scratch.data(), nx, ny, nx, b, n, s);
+    }
+    ev_filtered.record(s);
+    motion_kernels::warp_sum(raw, coeffs.data(), nx, ny, b, d_frames.data(), f0 % 2, planes_x.data(), planes_y.data(),
+                             halves_kept ? even.data() : nullptr, halves_kept ? odd.data() : nullptr,
+                             options.unaligned_sum ? unaligned.data() : nullptr,
+                             keep_aligned ? transposed.data() : nullptr, s);
+    ev_warped.record(s);
     if (options.dose_weighted) {
-      forward.execute(result, spectrum.data(), on_stream(s));
-      motion_kernels::dose_accumulate(spectrum.data(), table.data(), motion::frame_dose(options.dose, f), half,
-                                      weighted.data(), weight_sq.data(), s);
+      if (planned.valid()) plans = planned.get();
+      for (int k = 0; k < b; ++k)
+        plans.r2c.execute(transposed.data() + static_cast<index_t>(k) * n, spectra.data() + static_cast<index_t>(k) * half,
+                    on_stream(s));
+      motion_kernels::dose_accumulate(spectra.data(), b, d_frames.data(), table.data(), half, weighted.data(),
+                                      weight_sq.data(), s);
     }
     if (options.aligned_frames)
-      FROST_CUDA_CHECK(cudaMemcpyAsync(out.aligned_frames.data() + static_cast<index_t>(f - range.first) * n, result,
-                                       static_cast<std::size_t>(n) * sizeof(float), cudaMemcpyDeviceToHost, s));
+      FROST_CUDA_CHECK(cudaMemcpyAsync(out.aligned_frames.data() + static_cast<index_t>(f0 - range.first) * n,
+                                       transposed.data(), static_cast<std::size_t>(b) * static_cast<std::size_t>(n) * sizeof(float),
+                                       cudaMemcpyDeviceToHost, s));
+    ev_weighted.record(s);
+    // The host vectors and d_frames are reused by the next batch.
+    m.stream.synchronize();
+    m.stats.render_prefilter_ms += ev_filtered.elapsed_ms_since(ev_start);
+    m.stats.render_warp_ms += ev_warped.elapsed_ms_since(ev_filtered);
+    m.stats.render_dose_ms += ev_weighted.elapsed_ms_since(ev_warped);
   }
+  const auto t_finish = std::chrono::steady_clock::now();
 
   const bool mean = options.normalization == motion::SumNormalization::Mean;
+  HostSums h = host_sums.get();
+  // The copies are queued in stream order: the dose-weighted C2R reuses `coeffs` only after the
+  // aligned sum left it.
   if (options.aligned_sum) {
     // Full sum = even half + odd half, as FrameAccumulator::finish.
     motion_kernels::add_images(even.data(), odd.data(), coeffs.data(), n, s);
-    out.aligned = Image<float>(frame);
-    FROST_CUDA_CHECK(cudaMemcpyAsync(out.aligned.data(), coeffs.data(), static_cast<std::size_t>(n) * sizeof(float),
-                                     cudaMemcpyDeviceToHost, s));
+    download_into(h.aligned, coeffs.data(), s);
   }
   if (options.halves) {
-    out.even = download(even, nx, ny, s);
-    out.odd = download(odd, nx, ny, s);
+    download_into(h.even, even.data(), s);
+    download_into(h.odd, odd.data(), s);
   }
-  if (options.unaligned_sum) out.unaligned = download(unaligned, nx, ny, s);
+  if (options.unaligned_sum) download_into(h.unaligned, unaligned.data(), s);
   if (options.dose_weighted) {
     motion_kernels::dose_normalise(weighted.data(), weight_sq.data(), 1.0 / static_cast<double>(n), half,
-                                   spectrum.data(), s);
-    inverse.execute(spectrum.data(), aligned.data(), on_stream(s));
-    out.dose_weighted = download(aligned, nx, ny, s);
+                                   spectra.data(), s);
+    plans.c2r.execute(spectra.data(), coeffs.data(), on_stream(s));
+    download_into(h.dose_weighted, coeffs.data(), s);
   }
   m.stream.synchronize();
+  out.aligned = std::move(h.aligned);
+  out.even = std::move(h.even);
+  out.odd = std::move(h.odd);
+  out.unaligned = std::move(h.unaligned);
+  out.dose_weighted = std::move(h.dose_weighted);
   if (mean) {
     if (options.aligned_sum) scale_by(out.aligned, range.count);
     if (options.halves && even_count > 0) scale_by(out.even, even_count);
     if (options.halves && odd_count > 0) scale_by(out.odd, odd_count);
     if (options.unaligned_sum) scale_by(out.unaligned, range.count);
   }
-  m.stats.render_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_start).count();
+  m.note_memory();
+  const auto t_end = std::chrono::steady_clock::now();
+  m.stats.render_finish_ms += ms_between(t_finish, t_end);
+  m.stats.render_ms += ms_between(t_start, t_end);
   return out;
 }
 

@@ -1,7 +1,8 @@
-// Rendering on the device (movie-alignment.md §7): B-spline prefilter, bspline3 warps (constant
-// shift in two separable passes as the host's warp_constant, B-spline fields per pixel as its
-// warp_field), sums and the dose-weighted accumulation, all with the per-element code of
-// bspline.hpp (geometry) and warp_math.hpp.
+// Rendering on the device (movie-alignment.md §7): the B-spline prefilter of a batch of frames
+// (tiled transposes so that every line filter is one thread per line on coalesced memory), a
+// fused warp + sum kernel (per pixel, the batch's frames in frame order, so each sum gets the
+// host's float additions), and the batched dose-weighted accumulation, all with the per-element
+// code of bspline.hpp (geometry) and warp_math.hpp.
 #include "frost/cuda/check.hpp"
 #include "frost/geometry/bspline.hpp"
 #include "frost/motion/warp_math.hpp"
@@ -12,70 +13,114 @@ namespace frost::cuda::motion_kernels {
 
 namespace {
 
-// One thread per line: the line is copied into double scratch, filtered there, written as float
-// (bspline_prefilter_1d does the same on the host). `stride` steps along the line, `step` between
-// lines.
-__global__ void prefilter_lines_kernel(const float* in, float* out, double* scratch, index_t lines, index_t length,
-                                       index_t stride, index_t step) {
-  for (index_t l = global_thread(); l < lines; l += grid_stride()) {
-    const index_t base = l * step;
-    double* line = scratch + base;
-    for (index_t k = 0; k < length; ++k) line[k * stride] = static_cast<double>(in[base + k * stride]);
-    geom::bspline_prefilter_line(line, length, stride);
-    for (index_t k = 0; k < length; ++k) out[base + k * stride] = static_cast<float>(line[k * stride]);
+constexpr int kTile = 32;
+constexpr int kTileRows = 8;
+
+__global__ void transpose_kernel(const float* __restrict__ in, index_t w, index_t h, float* __restrict__ out) {
+  __shared__ float tile[kTile][kTile + 1];
+  const index_t frame = static_cast<index_t>(blockIdx.z) * w * h;
+  const index_t x0 = static_cast<index_t>(blockIdx.x) * kTile, y0 = static_cast<index_t>(blockIdx.y) * kTile;
+  for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+    const index_t x = x0 + threadIdx.x, y = y0 + j;
+    if (x < w && y < h) tile[j][threadIdx.x] = in[frame + y * w + x];
+  }
+  __syncthreads();
+  // out is h wide and w tall: element (y, x) of out at x·h + y.
+  for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+    const index_t y = y0 + threadIdx.x, x = x0 + j;
+    if (x < w && y < h) out[frame + x * h + y] = tile[threadIdx.x][j];
   }
 }
 
-__global__ void warp_along_x_kernel(const float* coeffs, index_t nx, index_t ny, double sx, float* along_x) {
-  const index_t total = nx * ny;
-  for (index_t i = global_thread(); i < total; i += grid_stride()) {
-    const index_t x = i % nx, y = i / nx;
-    const motion::Taps t = motion::taps_at(static_cast<double>(x) - sx, nx);
-    const float* src = coeffs + y * nx;
+__global__ void prefilter_lines_kernel(float* data, double* scratch, index_t lines, index_t length, index_t stride,
+                                       int count, index_t frame_stride) {
+  const index_t total = lines * count;
+  for (index_t t = global_thread(); t < total; t += grid_stride()) {
+    const index_t k = t / lines, l = t - k * lines;
+    const index_t base = k * frame_stride + l;
+    geom::bspline_prefilter_line_streamed(data + base, scratch + base, data + base, length, stride);
+  }
+}
+
+// The host's warp_constant at one pixel: four rows summed along x (rounded to float, as its
+// along_x image), then combined along y.
+__device__ inline float constant_sample(const float* coeffs, index_t nx, const motion::Taps& tx,
+                                        const motion::Taps& ty) {
+  float r[4];
+  for (int j = 0; j < 4; ++j) {
+    const float* src = coeffs + ty.index[j] * nx;
     double v = 0.0;
-    for (int k = 0; k < 4; ++k) v += t.weight[k] * static_cast<double>(src[t.index[k]]);
-    along_x[i] = static_cast<float>(v);
+    for (int i = 0; i < 4; ++i) v += tx.weight[i] * static_cast<double>(src[tx.index[i]]);
+    r[j] = static_cast<float>(v);
   }
+  return static_cast<float>(ty.weight[0] * r[0] + ty.weight[1] * r[1] + ty.weight[2] * r[2] + ty.weight[3] * r[3]);
 }
 
-__global__ void warp_along_y_kernel(const float* along_x, index_t nx, index_t ny, double sy, float* out) {
-  const index_t total = nx * ny;
-  for (index_t i = global_thread(); i < total; i += grid_stride()) {
+__global__ void warp_sum_kernel(const float* __restrict__ raw, const float* __restrict__ coeffs, index_t nx,
+                                index_t ny, int count, const RenderFrame* __restrict__ frames, int first_parity,
+                                const double* __restrict__ planes_x, const double* __restrict__ planes_y,
+                                float* even, float* odd, float* unaligned, float* aligned) {
+  const index_t n = nx * ny;
+  for (index_t i = global_thread(); i < n; i += grid_stride()) {
     const index_t x = i % nx, y = i / nx;
-    const motion::Taps t = motion::taps_at(static_cast<double>(y) - sy, ny);
-    const double r0 = along_x[t.index[0] * nx + x], r1 = along_x[t.index[1] * nx + x];
-    const double r2 = along_x[t.index[2] * nx + x], r3 = along_x[t.index[3] * nx + x];
-    out[i] = static_cast<float>(t.weight[0] * r0 + t.weight[1] * r1 + t.weight[2] * r2 + t.weight[3] * r3);
+    const double xd = static_cast<double>(x), yd = static_cast<double>(y);
+    float e = even ? even[i] : 0.f, o = odd ? odd[i] : 0.f, u = unaligned ? unaligned[i] : 0.f;
+    for (int k = 0; k < count; ++k) {
+      const RenderFrame f = frames[k];
+      const index_t at = static_cast<index_t>(k) * n + i;
+      const float r = raw[at];
+      float v = r; // a zero shift copies the frame (warp_frame)
+      if (f.kind == RenderFrame::Constant) {
+        v = constant_sample(coeffs + static_cast<index_t>(k) * n, nx, motion::taps_at(xd - f.sx, nx),
+                            motion::taps_at(yd - f.sy, ny));
+      } else if (f.kind == RenderFrame::Spline) {
+        double sx = 0, sy = 0;
+        motion::spline_shift_at(planes_x + f.plane, planes_y + f.plane, f.lx, f.ly, f.hx, f.hy, xd, yd, f.base_x,
+                                f.base_y, &sx, &sy);
+        v = motion::bspline_sample(coeffs + static_cast<index_t>(k) * n, nx, ny, xd - sx, yd - sy);
+      }
+      if (even) {
+        if (((first_parity + k) & 1) == 0) e += v;
+        else o += v;
+      }
+      if (unaligned) u += r;
+      if (aligned) aligned[at] = v;
+    }
+    if (even) {
+      even[i] = e;
+      odd[i] = o;
+    }
+    if (unaligned) unaligned[i] = u;
   }
 }
 
-__global__ void warp_field_kernel(const float* coeffs, index_t nx, index_t ny, const double* px, const double* py,
-                                  int lx, int ly, double hx, double hy, double base_x, double base_y, float* out) {
-  const index_t total = nx * ny;
+__global__ void exposure_table_kernel(index_t nx, index_t ny, double pixel_size, float* table) {
+  const index_t hx = nx / 2 + 1, total = hx * ny;
   for (index_t i = global_thread(); i < total; i += grid_stride()) {
-    const index_t x = i % nx, y = i / nx;
-    double sx = 0, sy = 0;
-    motion::spline_shift_at(px, py, lx, ly, hx, hy, static_cast<double>(x), static_cast<double>(y), base_x, base_y,
-                            &sx, &sy);
-    out[i] = motion::bspline_sample(coeffs, nx, ny, static_cast<double>(x) - sx, static_cast<double>(y) - sy);
+    const index_t jy = i / hx, jx = i - jy * hx;
+    table[i] = motion::half_exposure_inverse_at(jx, jy, nx, ny, pixel_size);
   }
-}
-
-__global__ void accumulate_kernel(float* sum, const float* add, index_t n) {
-  for (index_t i = global_thread(); i < n; i += grid_stride()) sum[i] += add[i];
 }
 
 __global__ void add_images_kernel(const float* a, const float* b, float* out, index_t n) {
   for (index_t i = global_thread(); i < n; i += grid_stride()) out[i] = a[i] + b[i];
 }
 
-__global__ void dose_accumulate_kernel(const cufftComplex* spectrum, const float* table, double dose, index_t n,
-                                       cufftComplex* weighted, float* weight_sq) {
+__global__ void dose_accumulate_kernel(const cufftComplex* __restrict__ spectra, int count,
+                                       const RenderFrame* __restrict__ frames, const float* __restrict__ table,
+                                       index_t n, cufftComplex* weighted, float* weight_sq) {
   for (index_t i = global_thread(); i < n; i += grid_stride()) {
-    const float w = motion::dose_weight_from_table(dose, table[i]);
-    const cufftComplex s = spectrum[i];
-    weighted[i] = make_cuFloatComplex(weighted[i].x + w * s.x, weighted[i].y + w * s.y);
-    weight_sq[i] += w * w;
+    cufftComplex acc = weighted[i];
+    float sq = weight_sq[i];
+    const float h = table[i];
+    for (int k = 0; k < count; ++k) {
+      const float w = motion::dose_weight_from_table(frames[k].dose, h);
+      const cufftComplex s = spectra[static_cast<index_t>(k) * n + i];
+      acc = make_cuFloatComplex(acc.x + w * s.x, acc.y + w * s.y);
+      sq += w * w;
+    }
+    weighted[i] = acc;
+    weight_sq[i] = sq;
   }
 }
 
@@ -89,33 +134,34 @@ __global__ void dose_normalise_kernel(const cufftComplex* weighted, const float*
 
 } // namespace
 
-void bspline_prefilter(const float* frame, index_t nx, index_t ny, double* scratch, float* coeffs,
-                       cudaStream_t stream) {
-  // Rows (lines of nx, stride 1, nx apart), then columns (lines of ny, stride nx, 1 apart) of the
-  // row-filtered result, as bspline_prefilter_2d.
-  prefilter_lines_kernel<<<blocks_for(ny), kThreads, 0, stream>>>(frame, coeffs, scratch, ny, nx, 1, nx);
-  FROST_CHECK_LAUNCH();
-  prefilter_lines_kernel<<<blocks_for(nx), kThreads, 0, stream>>>(coeffs, coeffs, scratch, nx, ny, nx, 1);
+void transpose_frames(const float* in, index_t w, index_t h, int count, float* out, cudaStream_t stream) {
+  const dim3 block(kTile, kTileRows);
+  const dim3 grid(static_cast<unsigned int>((w + kTile - 1) / kTile), static_cast<unsigned int>((h + kTile - 1) / kTile),
+                  static_cast<unsigned int>(count));
+  transpose_kernel<<<grid, block, 0, stream>>>(in, w, h, out);
   FROST_CHECK_LAUNCH();
 }
 
-void warp_constant(const float* coeffs, index_t nx, index_t ny, double sx, double sy, float* along_x, float* out,
-                   cudaStream_t stream) {
-  warp_along_x_kernel<<<blocks_for(nx * ny), kThreads, 0, stream>>>(coeffs, nx, ny, sx, along_x);
-  FROST_CHECK_LAUNCH();
-  warp_along_y_kernel<<<blocks_for(nx * ny), kThreads, 0, stream>>>(along_x, nx, ny, sy, out);
-  FROST_CHECK_LAUNCH();
-}
-
-void warp_field(const float* coeffs, index_t nx, index_t ny, const double* px, const double* py, int lx, int ly,
-                double hx, double hy, double base_x, double base_y, float* out, cudaStream_t stream) {
-  warp_field_kernel<<<blocks_for(nx * ny), kThreads, 0, stream>>>(coeffs, nx, ny, px, py, lx, ly, hx, hy, base_x,
-                                                                  base_y, out);
+void prefilter_lines(float* data, double* scratch, index_t lines, index_t length, index_t stride, int count,
+                     index_t frame_stride, cudaStream_t stream) {
+  // Small blocks: the lines are few (one frame: a few thousand), so spread them over every SM.
+  constexpr int threads = 64;
+  const index_t total = lines * count;
+  const auto blocks = static_cast<unsigned int>((total + threads - 1) / threads);
+  prefilter_lines_kernel<<<blocks, threads, 0, stream>>>(data, scratch, lines, length, stride, count, frame_stride);
   FROST_CHECK_LAUNCH();
 }
 
-void accumulate(float* sum, const float* add, index_t n, cudaStream_t stream) {
-  accumulate_kernel<<<blocks_for(n), kThreads, 0, stream>>>(sum, add, n);
+void warp_sum(const float* raw, const float* coeffs, index_t nx, index_t ny, int count, const RenderFrame* frames,
+              int first_parity, const double* planes_x, const double* planes_y, float* even, float* odd,
+              float* unaligned, float* aligned, cudaStream_t stream) {
+  warp_sum_kernel<<<blocks_for(nx * ny), kThreads, 0, stream>>>(raw, coeffs, nx, ny, count, frames, first_parity,
+                                                                planes_x, planes_y, even, odd, unaligned, aligned);
+  FROST_CHECK_LAUNCH();
+}
+
+void exposure_table(index_t nx, index_t ny, double pixel_size, float* table, cudaStream_t stream) {
+  exposure_table_kernel<<<blocks_for((nx / 2 + 1) * ny), kThreads, 0, stream>>>(nx, ny, pixel_size, table);
   FROST_CHECK_LAUNCH();
 }
 
@@ -124,9 +170,10 @@ void add_images(const float* a, const float* b, float* out, index_t n, cudaStrea
   FROST_CHECK_LAUNCH();
 }
 
-void dose_accumulate(const cufftComplex* spectrum, const float* table, double dose, index_t n,
+void dose_accumulate(const cufftComplex* spectra, int count, const RenderFrame* frames, const float* table, index_t n,
                      cufftComplex* weighted, float* weight_sq, cudaStream_t stream) {
-  dose_accumulate_kernel<<<blocks_for(n), kThreads, 0, stream>>>(spectrum, table, dose, n, weighted, weight_sq);
+  dose_accumulate_kernel<<<blocks_for(n), kThreads, 0, stream>>>(spectra, count, frames, table, n, weighted,
+                                                                 weight_sq);
   FROST_CHECK_LAUNCH();
 }
 

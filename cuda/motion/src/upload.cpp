@@ -1,14 +1,23 @@
-// Frames to the device once (movie-alignment.md §10.1 "Load"): CPU threads decode (or copy) a
-// group of frames into pinned slots while the previous group is uploaded on its own stream; two
-// groups of slots alternate, so decode and upload overlap and each slot is refilled only after its
-// upload finished (event).
+// Frames to the device once (movie-alignment.md §10.1 "Load").
+// Stored frames (upload_stored): the file's bytes in chunks of rows; each of several CPU threads
+// pins its own two slots (so pinning overlaps the reads) and owns a device staging area and a stream, reads a chunk into a free slot, and
+// queues its copy and the decode kernel (mode -> float, dark/gain) on its stream, then reads its
+// next chunk while the copy runs. Mode 0 moves a quarter of the float bytes.
+// Host frames (upload): CPU threads decode (or copy) a group of frames into pinned slots while
+// the previous group is uploaded on its own stream; two groups of slots alternate, so decode and
+// upload overlap and each slot is refilled only after its upload finished (event).
 #include <algorithm>
+#include <chrono>
 #include <exception>
+#include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "frost/core/error.hpp"
 #include "frost/core/host_buffer.hpp"
 #include "frost/core/threads.hpp"
+#include "motion_kernels.hpp"
 #include "movie_state.hpp"
 
 namespace frost::cuda {
@@ -17,6 +26,18 @@ namespace {
 
 // Pinned staging is bounded: two groups of this many bytes at most.
 constexpr std::size_t kStagingGroupBytes = std::size_t{512} << 20;
+
+// Stored frames: bytes per chunk (one pread, one copy, one decode) and reader threads; pinned
+// staging is 2 x threads x chunk (64 MiB at 16 threads; pinning costs time in proportion).
+constexpr std::size_t kChunkBytes = std::size_t{2} << 20;
+constexpr int kMaxReaders = 16;
+
+/// Waits for a stream at scope exit (before the pinned memory it reads is freed); a failure is
+/// reported by the stream's own synchronize() on the normal path.
+struct StreamDrain {
+  cudaStream_t stream;
+  ~StreamDrain() { static_cast<void>(cudaStreamSynchronize(stream)); }
+};
 
 } // namespace
 
@@ -56,6 +77,79 @@ void CudaMovie::Impl::upload(const FrameProducer& produce) {
     pending[set] = true;
   }
   for (int s = 0; s < 2; ++s) streams[s].synchronize();
+}
+
+void CudaMovie::Impl::upload_stored(const StoredFrameSource& source) {
+  const index_t nx = size.x, ny = size.y;
+  FROST_EXPECTS(source.read != nullptr, "upload_stored: no reader");
+  FROST_EXPECTS(source.row_bytes > 0 && source.frame_bytes == source.row_bytes * ny,
+                "upload_stored: frame bytes must be height x row bytes");
+  FROST_EXPECTS(source.mode == 0 || source.mode == 1 || source.mode == 2 || source.mode == 6 || source.mode == 12 ||
+                    source.mode == 101,
+                "upload_stored: MRC mode " + std::to_string(source.mode) + " cannot be decoded");
+  const auto reference = [&](View<const float> r, const char* what) {
+    FROST_EXPECTS(r.data == nullptr || r.shape.total() == pixels(),
+                  std::string("upload_stored: the ") + what + " reference is not the frame size");
+    DeviceBuffer<float> d(r.data ? static_cast<std::size_t>(pixels()) : 0);
+    if (r.data) d.upload_async(r.data, d.size(), stream.get());
+    return d;
+  };
+  const auto t_setup = std::chrono::steady_clock::now();
+  const DeviceBuffer<float> dark = reference(source.dark, "dark"), gain = reference(source.gain, "gain");
+  stream.synchronize(); // the other streams read the references
+
+  const index_t total_rows = static_cast<index_t>(count) * ny;
+  const auto row_bytes = static_cast<std::size_t>(source.row_bytes);
+  const std::size_t chunk_bytes = options.upload_chunk_bytes > 0 ? options.upload_chunk_bytes : kChunkBytes;
+  const index_t chunk_rows = std::max<index_t>(1, static_cast<index_t>(chunk_bytes / row_bytes));
+  const index_t chunks = (total_rows + chunk_rows - 1) / chunk_rows;
+  const int readers = static_cast<int>(std::max<index_t>(1, std::min<index_t>({num_threads(), kMaxReaders, chunks})));
+  const std::size_t slot_bytes = static_cast<std::size_t>(chunk_rows) * row_bytes;
+  const std::size_t slots = 2 * static_cast<std::size_t>(readers);
+  DeviceBuffer<unsigned char> staging(slots * slot_bytes);
+  std::vector<Stream> streams(static_cast<std::size_t>(readers));
+  std::vector<std::unique_ptr<Event>> done;
+  for (std::size_t i = 0; i < slots; ++i)
+    done.push_back(std::make_unique<Event>(cudaEventDisableTiming | cudaEventBlockingSync));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(readers));
+  const int device = options.device;
+  stats.upload_setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_setup).count();
+
+  const auto reader = [&](int r) {
+    try {
+      DeviceGuard guard(device);
+      cudaStream_t s = streams[static_cast<std::size_t>(r)].get();
+      // Each thread pins its own two slots, so pinning (slow) overlaps the other threads' reads.
+      HostBuffer<unsigned char> pinned(2 * slot_bytes, HostMemory::Pinned);
+      const StreamDrain drain{s}; // destroyed first: no copy outlives its slot, also on errors
+      bool used[2] = {false, false};
+      int turn = 0;
+      for (index_t c = r; c < chunks; c += readers, turn ^= 1) {
+        const std::size_t slot = 2 * static_cast<std::size_t>(r) + static_cast<std::size_t>(turn);
+        if (used[turn]) done[slot]->synchronize(); // its previous copy and decode are finished
+        const index_t row0 = c * chunk_rows, rows = std::min(chunk_rows, total_rows - row0);
+        const std::size_t bytes = static_cast<std::size_t>(rows) * row_bytes;
+        unsigned char* host = pinned.data() + static_cast<std::size_t>(turn) * slot_bytes;
+        unsigned char* dev = staging.data() + slot * slot_bytes;
+        source.read(static_cast<std::int64_t>(row0) * source.row_bytes, bytes, host);
+        FROST_CUDA_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s));
+        motion_kernels::decode_stored_rows(dev, source.mode, source.swap, source.mode0_unsigned, source.row_bytes, nx,
+                                           ny, row0, rows, dark.data(), gain.data(), frames.data(), s);
+        done[slot]->record(s);
+        used[turn] = true;
+      }
+      streams[static_cast<std::size_t>(r)].synchronize(); // errors of the copies surface here
+    } catch (...) {
+      errors[static_cast<std::size_t>(r)] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int r = 1; r < readers; ++r) threads.emplace_back(reader, r);
+  reader(0);
+  for (std::thread& t : threads) t.join();
+  for (Stream& s : streams) s.synchronize(); // no copy may outlive its slot
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 } // namespace frost::cuda

@@ -249,6 +249,10 @@ void MrcReader::read(index_t index, float* out) const {
   decode_items(raw, 1, out);
 }
 
+void MrcReader::read_bytes(std::int64_t offset, std::size_t bytes, unsigned char* dst) const {
+  pread_all(fd_, dst, bytes, offset, info_.path);
+}
+
 void MrcReader::read_range(index_t first, index_t count, float* out) const {
   if (count <= 0) return;
   check_index(first);

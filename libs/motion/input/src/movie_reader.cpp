@@ -12,6 +12,8 @@
 #include "frost/io/eer_reader.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/io/image_ref.hpp"
+#include "frost/io/mrc_codec.hpp"
+#include "frost/io/mrc_reader.hpp"
 #include "frost/motion/defects.hpp"
 #include "frost/motion/fourier_binning.hpp"
 #include "frost/motion/frame_correction.hpp"
@@ -148,12 +150,15 @@ void MovieReader::Impl::prepare_references() {
   if (!options.dark.empty()) dark = load_dark(options.dark, options.gain_transform, flip, raw_w, raw_h);
   mask = Image<std::uint8_t>(Shape::image(raw_w, raw_h));
   if (!options.defects.empty()) add_defects(options.defects, options.gain_transform, flip, mask);
-  const index_t defects = count_bad(mask.cview());
+  // Without defects or a gain the mask is all zeros: no scan of it (the GPU path opens movies
+  // in the time of a context creation).
+  const index_t defects = options.defects.empty() ? 0 : count_bad(mask.cview());
   const index_t zero_gain = gain.size() ? mark_zero_gain(gain.cview(), mask) : 0;
   if (defects + zero_gain > 0)
     log_detail(path + ": " + std::to_string(defects) + " defect pixel(s), " + std::to_string(zero_gain) +
                " pixel(s) with zero gain are replaced in every frame");
-  rebuild_filler();
+  if (defects + zero_gain > 0) rebuild_filler();
+  else filler.reset();
 }
 
 Image<float> MovieReader::Impl::read_with_hot_pixels() {
@@ -224,6 +229,33 @@ double MovieReader::scale_x() const { return double(impl_->raw_w) / double(impl_
 double MovieReader::scale_y() const { return double(impl_->raw_h) / double(impl_->binner->out_height()); }
 const Image<std::uint8_t>& MovieReader::bad_pixel_mask() const { return impl_->mask; }
 const HotPixelReport& MovieReader::hot_pixels() const { return impl_->hot; }
+
+std::optional<StoredFrames> MovieReader::stored_frames() const {
+  const Impl& m = *impl_;
+  const auto* mrc = dynamic_cast<const io::MrcReader*>(m.source.get());
+  if (!mrc || mrc->permuted() || !m.binner->identity() || m.filler || m.options.hot_pixel_sigma > 0) return std::nullopt;
+  StoredFrames s;
+  s.mode = mrc->header().mode;
+  s.swap = mrc->info().big_endian;
+  s.mode0_unsigned = mrc->mode0_unsigned();
+  s.frame_bytes = mrc->item_bytes();
+  s.row_bytes = static_cast<std::int64_t>(io::mrc_row_bytes(s.mode, m.raw_w));
+  if (s.row_bytes * m.raw_h != s.frame_bytes) return std::nullopt;
+  return s;
+}
+
+void MovieReader::read_stored(std::int64_t offset, std::size_t bytes, unsigned char* dst) const {
+  const Impl& m = *impl_;
+  const auto* mrc = dynamic_cast<const io::MrcReader*>(m.source.get());
+  FROST_EXPECTS(mrc != nullptr, "read_stored: the movie is not an MRC file");
+  const std::int64_t end = m.count * mrc->item_bytes();
+  FROST_EXPECTS(offset >= 0 && offset + static_cast<std::int64_t>(bytes) <= end,
+                "read_stored: bytes outside the selected frames");
+  mrc->read_bytes(mrc->data_offset() + m.first * mrc->item_bytes() + offset, bytes, dst);
+}
+
+const Image<float>& MovieReader::dark() const { return impl_->dark; }
+const Image<float>& MovieReader::gain() const { return impl_->gain; }
 
 void MovieReader::read_frame(index_t t, float* out) const {
   if (t < 0 || t >= impl_->count)

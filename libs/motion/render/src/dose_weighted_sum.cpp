@@ -14,14 +14,8 @@ Image<float> half_exposure_inverse(index_t nx, index_t ny, double pixel_size) {
   Image<float> out(half);
   // k [1/Å] of each half-spectrum element; 1/(2 N_e) is 0 at k = 0, so the weight is exactly 1.
 #pragma omp parallel for num_threads(num_threads()) schedule(static)
-  for (index_t jy = 0; jy < half.y; ++jy) {
-    const double fy = static_cast<double>(geom::fft_frequency(jy, ny)) / static_cast<double>(ny);
-    for (index_t jx = 0; jx < half.x; ++jx) {
-      const double fx = static_cast<double>(jx) / static_cast<double>(nx);
-      const double k = std::sqrt(fx * fx + fy * fy) / pixel_size;
-      out(jx, jy) = k > 0.0 ? static_cast<float>(0.5 / critical_exposure(k)) : 0.f;
-    }
-  }
+  for (index_t jy = 0; jy < half.y; ++jy)
+    for (index_t jx = 0; jx < half.x; ++jx) out(jx, jy) = half_exposure_inverse_at(jx, jy, nx, ny, pixel_size);
   return out;
 }
 

@@ -26,7 +26,7 @@ void validate(const DoseSchedule& schedule) {
 
 double critical_exposure(double k) {
   if (k <= 0.0) return std::numeric_limits<double>::infinity();
-  return 0.245 * std::pow(k, -1.665) + 2.81;
+  return critical_exposure_positive(k);
 }
 
 double frame_dose(const DoseSchedule& schedule, int frame) {

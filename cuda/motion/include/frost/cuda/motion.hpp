@@ -10,11 +10,15 @@
 ///   (batches of patches), then the same spectra and correlation code.
 /// * FrameRenderer: B-spline prefilter, bspline3 warp (constant or B-spline field), sums and the
 ///   dose-weighted sum on the device; other interpolations run on the host after one download.
-/// Frames reach the device once: decoded (or copied) on CPU threads into pinned staging slots,
-/// each group uploaded asynchronously on two streams while the next group is decoded.
+/// Frames reach the device once. Stored MRC frames (StoredFrameSource) go as the file's bytes:
+/// CPU threads read chunks into pinned slots, each chunk is copied and decoded + dark/gain
+/// corrected on the device while the threads read the next (a quarter of the float bytes for
+/// mode 0). Other frames are decoded on CPU threads into pinned staging slots, each group
+/// uploaded asynchronously while the next group is decoded.
 ///
 /// This header does not include CUDA headers: programs built with the host compiler use it.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -32,6 +36,8 @@ struct CudaMotionOptions {
   int device = 0;
   /// Frames decoded per group into pinned staging (two groups in flight: one uploading, one decoding).
   int upload_group = 4;
+  /// Stored frames: bytes per chunk read, copied and decoded at once (0: 2 MiB; at least a row).
+  std::size_t upload_chunk_bytes = 0;
   /// Fraction of the free device memory (after the frames) the batches may use (--gpu-mem-fraction).
   double memory_fraction = 0.9;
   int frame_batch = 0; ///< frames per R2C batch (0: from the memory budget, at most 16)
@@ -41,11 +47,18 @@ struct CudaMotionOptions {
 
 /// Per-stage device times and memory of a CUDA movie (for logs and benchmarks).
 struct CudaMotionStats {
-  double upload_ms = 0;       ///< wall time of the constructor (decode + upload, overlapped)
+  double context_ms = 0;      ///< device check, CUDA context and frame allocation (before the upload)
+  double upload_ms = 0;       ///< wall time of the upload (read/decode + copy, overlapped)
+  double upload_setup_ms = 0; ///< of which: pinned and device staging, references (stored frames)
   double spectra_ms = 0;      ///< frame spectra (wall, synchronised)
   double correlate_ms = 0;    ///< pair products, C2R, peaks (wall, synchronised)
   double patches_ms = 0;      ///< patch stacks + their spectra and correlations (wall)
   double render_ms = 0;       ///< warp, sums, dose weighting, downloads (wall)
+  double render_setup_ms = 0;     ///< render: buffers and the dose-weight table (wall)
+  double render_prefilter_ms = 0; ///< render: B-spline prefilter of the batches (device time)
+  double render_warp_ms = 0;      ///< render: fused warp + sums (device time)
+  double render_dose_ms = 0;      ///< render: R2C + dose accumulation (device time)
+  double render_finish_ms = 0;    ///< render: final sums, C2R, downloads (wall)
   std::size_t frame_bytes = 0;      ///< device memory held by the frames
   std::size_t peak_used_bytes = 0;  ///< largest (total − free) device memory seen at checkpoints
   std::size_t correlations = 0;     ///< correlation maps computed
@@ -55,12 +68,30 @@ struct CudaMotionStats {
 /// Called from several CPU threads at once, each with its own t.
 using FrameProducer = std::function<void(int t, float* dst)>;
 
+/// The stored bytes of a movie's frames, decoded on the device: MRC modes 0, 1, 2, 6, 12, 101
+/// (io::mrc_pixel), then dark and gain (motion::corrected_pixel), bit for bit what
+/// motion::MovieReader::read_frame() gives when it has nothing else to do (stored_frames()).
+struct StoredFrameSource {
+  int mode = 2;
+  bool swap = false;           ///< big-endian data
+  bool mode0_unsigned = false; ///< mode-0 bytes are uint8
+  std::int64_t frame_bytes = 0; ///< bytes of one frame: height rows of row_bytes
+  std::int64_t row_bytes = 0;
+  /// Reads bytes [offset, offset + bytes) of the frames' data (frame t at t·frame_bytes);
+  /// called from several CPU threads at once.
+  std::function<void(std::int64_t offset, std::size_t bytes, unsigned char* dst)> read;
+  View<const float> dark, gain; ///< width x height references (data nullptr: none)
+};
+
 class CudaMovie final : public motion::PairMeasurer, public motion::PatchMeasurer, public motion::FrameRenderer {
 public:
   /// @brief Uploads frames produced by `produce` (count frames of width x height; item i is
   /// absolute frame first_frame + i). @throw frost::Error(Device) when the device is missing or
   /// the frames do not fit in its memory (with the numbers).
   CudaMovie(int count, motion::Size2 size, int first_frame, const FrameProducer& produce,
+            const CudaMotionOptions& options = {});
+  /// Uploads stored frames as their bytes and decodes them on the device (see StoredFrameSource).
+  CudaMovie(int count, motion::Size2 size, int first_frame, const StoredFrameSource& source,
             const CudaMotionOptions& options = {});
   /// Uploads host frames (copied through the pinned slots by CPU threads).
   CudaMovie(const std::vector<View<const float>>& frames, int first_frame, const CudaMotionOptions& options = {});
@@ -80,6 +111,11 @@ public:
       const motion::CorrelationOptions& options) override;
   motion::FrameSums render(const motion::MotionModel& model, motion::SumRange range,
                            motion::InterpolationMethod method, const motion::SumOptions& options) override;
+
+  /// @brief Creates the CUDA context of `device` and its FFT planner, the fixed start-up cost
+  /// of a CudaMovie (~0.1 s), so that a program can pay it on another thread while it opens the
+  /// movie. @throw frost::Error(Device) when the device does not exist.
+  static void prepare_device(int device);
 
   /// The frames as they are on the device (tests: the upload is exact).
   Image<float> download_frames() const;

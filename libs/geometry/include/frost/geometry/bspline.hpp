@@ -97,6 +97,67 @@ FROST_HD inline void bspline_prefilter_line(double* line, index_t n, index_t str
   for (index_t k = n - 2; k >= 0; --k) line[k * stride] = z * (line[(k + 1) * stride] - line[k * stride]);
 }
 
+/// @brief bspline_prefilter_line() as a streaming filter, for kernels that run one line per
+/// thread over lines stored side by side (coalesced): the n samples in[0], in[stride], … are read
+/// as float, the causal pass is kept in double at causal[0], causal[stride], …, and the result
+/// is written as float to out[0], out[stride], … (out may alias in, not causal). The arithmetic
+/// is the in-place function's, step by step: samples ×6 in double, the same mirrored start sum
+/// (closed with 1/(1 − z^period) for short lines), c⁺[k] = 6·s[k] + z·c⁺[k−1], the same
+/// anti-causal start and c⁻[k] = z·(c⁻[k+1] − c⁺[k]).
+FROST_HD inline void bspline_prefilter_line_streamed(const float* in, double* causal, float* out, index_t n,
+                                                     index_t stride) {
+  if (n < 2) {
+    if (n == 1) out[0] = in[0];
+    return;
+  }
+  const double z = sqrt(3.0) - 2.0;
+  const index_t period = 2 * n - 2;
+  const index_t horizon = 30;
+  double c0 = 0.0;
+  if (period <= horizon) {
+    double zk = 1.0;
+    for (index_t k = 0; k < period; ++k, zk *= z)
+      c0 += zk * (static_cast<double>(in[mirror_index(k, n) * stride]) * 6.0);
+    c0 /= 1.0 - zk;
+  } else {
+    double zk = 1.0;
+    for (index_t k = 0; k < horizon; ++k, zk *= z)
+      c0 += zk * (static_cast<double>(in[mirror_index(k, n) * stride]) * 6.0);
+  }
+  causal[0] = c0;
+  double prev = c0;
+  // Loads are issued eight at a time so that a thread keeps several in flight.
+  index_t k = 1;
+  for (; k + 8 <= n; k += 8) {
+    double s[8];
+    for (int j = 0; j < 8; ++j) s[j] = static_cast<double>(in[(k + j) * stride]) * 6.0;
+    for (int j = 0; j < 8; ++j) {
+      prev = s[j] + z * prev;
+      causal[(k + j) * stride] = prev;
+    }
+  }
+  for (; k < n; ++k) {
+    prev = static_cast<double>(in[k * stride]) * 6.0 + z * prev;
+    causal[k * stride] = prev;
+  }
+  const index_t last = n - 1;
+  double next = (z / (z * z - 1.0)) * (prev + z * causal[(last - 1) * stride]);
+  out[last * stride] = static_cast<float>(next);
+  index_t j = last - 1;
+  for (; j >= 7; j -= 8) {
+    double c[8];
+    for (int i = 0; i < 8; ++i) c[i] = causal[(j - i) * stride];
+    for (int i = 0; i < 8; ++i) {
+      next = z * (next - c[i]);
+      out[(j - i) * stride] = static_cast<float>(next);
+    }
+  }
+  for (; j >= 0; --j) {
+    next = z * (next - causal[j * stride]);
+    out[j * stride] = static_cast<float>(next);
+  }
+}
+
 /// In-place cubic B-spline prefilter of n samples data[0], data[stride], … (mirror boundaries).
 template <class T>
 void bspline_prefilter_1d(T* data, index_t n, index_t stride = 1);

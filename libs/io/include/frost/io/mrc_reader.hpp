@@ -39,6 +39,9 @@ public:
   bool permuted() const { return permuted_; }
   /// @brief True when mode-0 bytes are read as uint8.
   bool mode0_unsigned() const { return mode0_unsigned_; }
+  /// @brief The stored bytes [offset, offset + bytes) of the file (pread; thread-safe), for
+  /// callers that decode items themselves (the GPU movie upload). Input error past the end.
+  void read_bytes(std::int64_t offset, std::size_t bytes, unsigned char* dst) const;
 
 private:
   void decide_layout(const std::string& forced_type, const ReadOptions& options);

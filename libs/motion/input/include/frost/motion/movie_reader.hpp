@@ -5,6 +5,7 @@
 /// binned, as float32.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,17 @@ struct MovieReadOptions {
   index_t eer_frames_per_fraction = 0; ///< --eer-group g (wins over eer_fractions)
   index_t eer_fractions = 40;          ///< --eer-fractions F
   int threads = 0;                     ///< --threads (0 = frost::num_threads())
+};
+
+/// @brief How the selected frames are stored when the only host work they need is decoding and
+/// dark/gain (an MRC movie, items not permuted, no binning, no bad pixels): a device can take
+/// the file bytes and decode them itself (io::mrc_pixel, then corrected_pixel).
+struct StoredFrames {
+  std::int32_t mode = 2;        ///< MRC mode (0, 1, 2, 6, 12, 101)
+  bool swap = false;            ///< big-endian data
+  bool mode0_unsigned = false;  ///< mode-0 bytes are uint8
+  std::int64_t frame_bytes = 0; ///< bytes of one frame (rows of row_bytes, no gaps)
+  std::int64_t row_bytes = 0;   ///< bytes of one row (mode 101: ceil(width/2))
 };
 
 /// @brief Opens a movie and yields its corrected, binned frames.
@@ -71,6 +83,17 @@ public:
   /// @brief Frame `t` (0-based within the selection) corrected and binned into `out`
   /// (frame_shape().total() floats). Bad pixels known so far are replaced. Thread-safe.
   void read_frame(index_t t, float* out) const;
+  /// @brief The storage of the selected frames when read_frame() would only decode them and
+  /// apply dark() and gain(); nullopt otherwise (TIFF, EER, binning, defects, zero-gain pixels,
+  /// hot-pixel detection, permuted volumes).
+  std::optional<StoredFrames> stored_frames() const;
+  /// @brief Bytes [offset, offset + bytes) of the selected frames' stored data (frame t starts
+  /// at t·frame_bytes); only when stored_frames() has a value. Thread-safe.
+  void read_stored(std::int64_t offset, std::size_t bytes, unsigned char* dst) const;
+  /// The dark and gain references at the raw size, as read_frame() applies them (empty: none).
+  const Image<float>& dark() const;
+  const Image<float>& gain() const;
+
   /// @brief All selected frames, {X_b, Y_b, 1, frame_count()}, decoded in parallel; runs
   /// hot-pixel detection first when options ask for it.
   Image<float> read_all();

@@ -7,6 +7,9 @@
 /// t is the dose at its *end*, D_t = pre + dose_per_frame·(t + 1), turned into the 300 kV
 /// equivalent by dividing by 0.8 at 200 kV and 0.64 at 100 kV. Weight w_t(k) = exp(−D_t / (2 N_e(k))),
 /// 1 at k = 0.
+#include <math.h>
+
+#include "frost/core/hd.hpp"
 
 namespace frost::motion {
 
@@ -25,6 +28,9 @@ double voltage_dose_factor(double voltage_kv);
 
 /// N_e(k) [e⁻/Å²] for k > 0 [1/Å]; +infinity at k = 0.
 double critical_exposure(double k);
+
+/// N_e(k) for k > 0: the formula itself, shared by critical_exposure() and the GPU's weight table.
+FROST_HD inline double critical_exposure_positive(double k) { return 0.245 * pow(k, -1.665) + 2.81; }
 
 /// 300 kV-equivalent dose at the end of absolute frame `frame` [e⁻/Å²].
 double frame_dose(const DoseSchedule& schedule, int frame);

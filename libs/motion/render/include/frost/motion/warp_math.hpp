@@ -8,6 +8,8 @@
 #include "frost/core/hd.hpp"
 #include "frost/core/shape.hpp"
 #include "frost/geometry/bspline.hpp"
+#include "frost/geometry/fourier_shift.hpp"
+#include "frost/motion/dose_weighting.hpp"
 #include "frost/motion/motion_model.hpp"
 
 namespace frost::motion {
@@ -94,6 +96,15 @@ FROST_HD inline void spline_shift_at(const double* px, const double* py, int lx,
   }
   *sx = ax;
   *sy = ay;
+}
+
+/// 1/(2 N_e(k)) of half-spectrum element (jx, jy) of an nx x ny frame with pixels of
+/// `pixel_size` Å (0 at k = 0): one element of half_exposure_inverse(), on the host and the GPU.
+FROST_HD inline float half_exposure_inverse_at(index_t jx, index_t jy, index_t nx, index_t ny, double pixel_size) {
+  const double fy = static_cast<double>(geom::fft_frequency(jy, ny)) / static_cast<double>(ny);
+  const double fx = static_cast<double>(jx) / static_cast<double>(nx);
+  const double k = sqrt(fx * fx + fy * fy) / pixel_size;
+  return k > 0.0 ? static_cast<float>(0.5 / critical_exposure_positive(k)) : 0.f;
 }
 
 /// Dose weight exp(−D·(1/(2 N_e(k)))) from the tabulated 1/(2 N_e(k)) of one frequency.
