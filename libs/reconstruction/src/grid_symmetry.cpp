@@ -28,9 +28,12 @@ bool as_signed_permutation(const geom::Mat3d& R, Rotation9<double>& out) {
   return true;
 }
 
-Rotation9<double> as_rotation9(const geom::Mat3d& R) {
+/// R as Rotation9: exact integers for a signed permutation (exact voxel lookups, `exact` stays
+/// true), else its entries (`exact` becomes false).
+Rotation9<double> as_rotation9(const geom::Mat3d& R, bool& exact) {
   Rotation9<double> out;
-  if (as_signed_permutation(R, out)) return out; // exact integers: exact voxel lookups
+  if (as_signed_permutation(R, out)) return out;
+  exact = false;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) out.m[3 * r + c] = R.m[r][c];
   return out;
@@ -42,11 +45,7 @@ SymmetryPlan plan_symmetry(const geom::SymmetryGroup& group, SymMode mode) {
   SymmetryPlan plan;
   if (group.order() <= 1) return plan;
   if (mode == SymMode::Grid) {
-    for (const geom::Mat3d& R : group.elements()) {
-      plan.grid.push_back(as_rotation9(R));
-      Rotation9<double> unused;
-      plan.exact = plan.exact && as_signed_permutation(R, unused);
-    }
+    for (const geom::Mat3d& R : group.elements()) plan.grid.push_back(as_rotation9(R, plan.exact));
     return plan;
   }
   // The grid subgroup S: the signed permutations of G (closed under products and inverses).

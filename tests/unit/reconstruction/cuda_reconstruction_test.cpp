@@ -82,15 +82,6 @@ Data make_data(const std::string& sym, int count, std::uint32_t seed, bool ctf =
   return d;
 }
 
-recon::ImageLoader stack_loader(const Image<float>& stack) {
-  return [&stack](const recon::ParticleRecord& p, Image<float>& out) {
-    const index_t n = stack.shape().x, plane = n * stack.shape().y;
-    if (out.shape().x != n || out.shape().y != stack.shape().y) out = Image<float>(Shape::image(n, stack.shape().y));
-    const float* src = stack.data() + static_cast<index_t>(p.row) * plane;
-    std::copy(src, src + plane, out.data());
-  };
-}
-
 /// One accumulate() + finalise() with `accumulator`; the half grids are kept (symmetrised).
 struct RunResult {
   std::vector<recon::HalfGrid> grids;
@@ -104,7 +95,7 @@ RunResult run(const recon::ReconstructionSettings& s, const Data& d, recon::Grid
   opt.buffer_size = buffer;
   opt.grids = grids;
   RunResult r;
-  r.grids = recon::accumulate(s, layout, geom::parse_symmetry(d.sym), d.views, stack_loader(d.stack), accumulator, opt);
+  r.grids = recon::accumulate(s, layout, geom::parse_symmetry(d.sym), d.views, test::stack_loader(d.stack), accumulator, opt);
   for (auto& g : r.grids) r.maps.push_back(recon::finalise(g, s, layout));
   return r;
 }

@@ -1,5 +1,6 @@
 #include "recon_fixture.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -171,6 +172,15 @@ double relative_l2(const Image<float>& a, const Image<float>& b) {
     den += double(b[i]) * b[i];
   }
   return std::sqrt(num / den);
+}
+
+recon::ImageLoader stack_loader(const Image<float>& stack) {
+  return [&stack](const recon::ParticleRecord& p, Image<float>& out) {
+    const index_t nx = stack.shape().x, ny = stack.shape().y;
+    if (out.shape().x != nx || out.shape().y != ny) out = Image<float>(Shape::image(nx, ny));
+    const float* src = stack.data() + static_cast<index_t>(p.row) * nx * ny;
+    std::copy(src, src + nx * ny, out.data());
+  };
 }
 
 } // namespace frost::test

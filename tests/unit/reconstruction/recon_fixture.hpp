@@ -11,6 +11,7 @@
 #include "frost/geometry/euler.hpp"
 #include "frost/geometry/symmetry.hpp"
 #include "frost/reconstruction/particle.hpp"
+#include "frost/reconstruction/reconstruct.hpp"
 #include "frost/simulate/phantom.hpp"
 
 namespace frost::test {
@@ -51,5 +52,9 @@ double ncc_sphere(const Image<float>& a, const Image<float>& b);
 double scale_factor(const Image<float>& rec, const Image<float>& ref);
 /// ||a - b|| / ||b||.
 double relative_l2(const Image<float>& a, const Image<float>& b);
+
+/// Loader for accumulate(): particle.row is the index of its image in `stack` (which must
+/// outlive the loader).
+recon::ImageLoader stack_loader(const Image<float>& stack);
 
 } // namespace frost::test

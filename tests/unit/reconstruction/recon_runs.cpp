@@ -61,15 +61,6 @@ recon::ReconstructionSettings default_settings(int box) {
   return s;
 }
 
-recon::ImageLoader stack_loader(const Image<float>& stack) {
-  return [&stack](const recon::ParticleRecord& p, Image<float>& out) {
-    const index_t nx = stack.shape().x, ny = stack.shape().y;
-    if (out.shape().x != nx || out.shape().y != ny) out = Image<float>(Shape::image(nx, ny));
-    const float* src = stack.data() + static_cast<index_t>(p.row) * nx * ny;
-    std::copy(src, src + nx * ny, out.data());
-  };
-}
-
 std::vector<recon::HalfGrid> accumulate_cpu(const recon::ReconstructionSettings& settings,
                                             const geom::SymmetryGroup& group,
                                             const std::vector<recon::ParticleRecord>& particles,

@@ -44,9 +44,6 @@ const CtfCase& ctf_case();
 /// Defaults of §6 for box N (pad 2, blob 1.9/0/15, precise, lookup, kb).
 recon::ReconstructionSettings default_settings(int box);
 
-/// Loader for accumulate(): particle.row is the index of its image in `stack`.
-recon::ImageLoader stack_loader(const Image<float>& stack);
-
 /// accumulate() on the CPU; particles[i].row must index `stack`.
 std::vector<recon::HalfGrid> accumulate_cpu(const recon::ReconstructionSettings& settings,
                                             const geom::SymmetryGroup& group,
