@@ -24,14 +24,16 @@ public:
   void* data() noexcept override { return buffer_.data(); }
   std::size_t bytes() const noexcept override { return buffer_.bytes(); }
   fft::Backend space() const noexcept override { return fft::Backend::Cuda; }
-  void upload(const void* host, std::size_t n, const fft::ExecOptions& o) override {
+  void upload(const void* host, std::size_t offset, std::size_t n, const fft::ExecOptions& o) override {
     CurrentDevice on(device_);
-    FROST_CUDA_CHECK(cudaMemcpyAsync(buffer_.data(), host, n, cudaMemcpyHostToDevice, stream_of(o)));
+    FROST_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(data()) + offset, host, n, cudaMemcpyHostToDevice,
+                                     stream_of(o)));
     FROST_CUDA_CHECK(cudaStreamSynchronize(stream_of(o)));
   }
-  void download(void* host, std::size_t n, const fft::ExecOptions& o) const override {
+  void download(void* host, std::size_t offset, std::size_t n, const fft::ExecOptions& o) const override {
     CurrentDevice on(device_);
-    FROST_CUDA_CHECK(cudaMemcpyAsync(host, buffer_.data(), n, cudaMemcpyDeviceToHost, stream_of(o)));
+    FROST_CUDA_CHECK(cudaMemcpyAsync(host, reinterpret_cast<const char*>(buffer_.data()) + offset, n,
+                                     cudaMemcpyDeviceToHost, stream_of(o)));
     FROST_CUDA_CHECK(cudaStreamSynchronize(stream_of(o)));
   }
   void copy_from(const void* src, std::size_t n, const fft::ExecOptions& o) override {

@@ -256,33 +256,35 @@ public:
   }
 
   void finish(std::vector<recon::HalfGrid>& out) override {
-    FROST_EXPECTS(out.size() == static_cast<std::size_t>(grids_), "out.size() == grids");
-    if (finished_) FROST_THROW(ExitCode::Runtime, "CUDA accumulator: finish() called twice");
-    for (int g = 0; g < grids_; ++g)
-      FROST_EXPECTS(out[static_cast<std::size_t>(g)].M == layout_.M &&
-                        out[static_cast<std::size_t>(g)].voxels() == layout_.half_voxels(),
-                    "half grid matches the layout");
-    const auto t0 = Clock::now();
-    synchronize_lanes();
-    // The batches are done: their device buffers make room for the fold buffers.
-    for (auto& lane : lanes_) {
-      DeviceGuard guard(devices_[lane->device].id);
-      lane->spectra = DeviceBuffer<recon::Cf>();
-      lane->gw = DeviceBuffer<float>();
-      lane->spaces = DeviceBuffer<recon::TraverseSpace>();
-    }
-    download_s_ += seconds_since(t0);
+    release_batches(out);
     // Every device folds its own cube (§8.4); the host sums the half grids in double.
     for (int g = 0; g < grids_; ++g)
       for (auto& d : devices_) {
         fold_device(d, g, out[static_cast<std::size_t>(g)]);
-        DeviceGuard guard(d.id);
-        d.g[static_cast<std::size_t>(g)] = DeviceBuffer<float>(); // release the cube
-        d.w[static_cast<std::size_t>(g)] = DeviceBuffer<float>();
+        release_cube(d, g);
       }
-    staging_[0].reset();
-    staging_[1].reset();
-    finished_ = true;
+    end_finish();
+  }
+
+  /// With a grid symmetry: each device folds its cube into a device half grid, makes its kx = 0
+  /// plane Hermitian and symmetrises it plane chunk by plane chunk on the way to the host (the
+  /// symmetrisation is linear, so summing the devices' symmetrised grids equals symmetrising
+  /// their sum). Where a device half grid does not fit, the base class's path: fold to the
+  /// host, then symmetrise() the host grids.
+  void finish_symmetrised(std::vector<recon::HalfGrid>& out, const std::vector<recon::Rotation9<double>>& rotations,
+                          double max_r2, double* symmetrise_s) override {
+    if (rotations.size() >= 2) {
+      release_batches(out);
+      if (device_half_grids_fit()) {
+        for (int g = 0; g < grids_; ++g)
+          for (auto& d : devices_) fold_symmetrise_device(d, g, out[static_cast<std::size_t>(g)], rotations, max_r2,
+                                                          symmetrise_s);
+        end_finish();
+        return;
+      }
+      log_info("grid symmetrisation: a device half grid does not fit beside the cube; symmetrising on the host");
+    }
+    GridAccumulator::finish_symmetrised(out, rotations, max_r2, symmetrise_s);
   }
 
   /// Test hook (cuda_download_cube): grid g's cube summed over the devices, before finish().
@@ -384,12 +386,137 @@ private:
     }
   }
 
+  /// Checks `out`, waits for every lane and frees the batches' device buffers (they make room
+  /// for the finish's buffers). Once per accumulator.
+  void release_batches(const std::vector<recon::HalfGrid>& out) {
+    FROST_EXPECTS(out.size() == static_cast<std::size_t>(grids_), "out.size() == grids");
+    if (finished_) FROST_THROW(ExitCode::Runtime, "CUDA accumulator: finish() called twice");
+    for (int g = 0; g < grids_; ++g)
+      FROST_EXPECTS(out[static_cast<std::size_t>(g)].M == layout_.M &&
+                        out[static_cast<std::size_t>(g)].voxels() == layout_.half_voxels(),
+                    "half grid matches the layout");
+    if (batches_released_) return;
+    const auto t0 = Clock::now();
+    synchronize_lanes();
+    for (auto& lane : lanes_) {
+      DeviceGuard guard(devices_[lane->device].id);
+      Lane& L = *lane;
+      L.spectra = DeviceBuffer<recon::Cf>();
+      L.gw = DeviceBuffer<float>();
+      L.spaces = DeviceBuffer<recon::TraverseSpace>();
+      L.raw = DeviceBuffer<float>();
+      L.padded = DeviceBuffer<float>();
+      L.gf = DeviceBuffer<float>();
+      L.freq = DeviceBuffer<recon::Cf>();
+      L.shifts = DeviceBuffer<double>();
+      L.fft_capacity = 0;
+    }
+    batches_released_ = true;
+    download_s_ += seconds_since(t0);
+  }
+
+  void end_finish() {
+    staging_[0].reset();
+    staging_[1].reset();
+    finished_ = true;
+  }
+
+  void release_cube(DeviceState& d, int g) {
+    DeviceGuard guard(d.id);
+    d.g[static_cast<std::size_t>(g)] = DeviceBuffer<float>();
+    d.w[static_cast<std::size_t>(g)] = DeviceBuffer<float>();
+  }
+
+  /// Bytes of one device half grid (float re, im, w per voxel).
+  std::size_t half_grid_bytes() const { return static_cast<std::size_t>(layout_.half_voxels()) * 3 * sizeof(float); }
+
+  /// Whether every device has room for a half grid beside its cubes, with chunk buffers.
+  bool device_half_grids_fit() const {
+    for (const auto& d : devices_) {
+      DeviceGuard guard(d.id);
+      const auto [free_b, total_b] = memory_info();
+      (void)total_b;
+      if (half_grid_bytes() + kReserveBytes > free_b) return false;
+    }
+    return true;
+  }
+
+  detail::FoldArgs fold_args(DeviceState& d, int g) const {
+    detail::FoldArgs args;
+    args.g = d.g[static_cast<std::size_t>(g)].data();
+    args.w = d.w[static_cast<std::size_t>(g)].data();
+    args.M = layout_.M;
+    if (settings_.fast) {
+      args.taps = d.taps.data();
+      args.tap_count = static_cast<int>(d.taps.size());
+    }
+    return args;
+  }
+
   /// Folds (fast mode: convolves, then folds) grid g's cube on device d, plane chunk by plane
   /// chunk, and adds the float half grid into `out` (double).
   void fold_device(DeviceState& d, int g, recon::HalfGrid& out) {
+    const detail::FoldArgs args = fold_args(d, g);
+    planes_to_host(d, out, [&](int z0, int nz, float* dst, cudaStream_t stream) {
+      detail::FoldArgs a = args;
+      a.z0 = z0;
+      a.nz = nz;
+      a.out = dst;
+      detail::launch_fold(a, stream);
+    });
+  }
+
+  /// fold_device with the grid symmetrisation (finish_symmetrised): the whole cube is folded
+  /// into a device half grid, which is symmetrised plane chunk by plane chunk into `out`.
+  void fold_symmetrise_device(DeviceState& d, int g, recon::HalfGrid& out,
+                              const std::vector<recon::Rotation9<double>>& rotations, double max_r2,
+                              double* symmetrise_s) {
     DeviceGuard guard(d.id);
     auto t0 = Clock::now();
-    const int M = layout_.M, side = layout_.side();
+    const std::size_t hv = static_cast<std::size_t>(layout_.half_voxels());
+    DeviceBuffer<float> half(3 * hv); // (re, im) interleaved, then the weights: launch_fold's layout
+    {
+      Stream stream;
+      detail::FoldArgs a = fold_args(d, g);
+      a.z0 = 0;
+      a.nz = layout_.side();
+      a.out = half.data();
+      detail::launch_fold(a, stream.get());
+      detail::launch_kx0_average(half.data(), half.data() + 2 * hv, layout_.M, stream.get());
+      stream.synchronize();
+    }
+    release_cube(d, g); // folded: its memory goes to the chunk buffers
+    DeviceBuffer<recon::Rotation9<double>> rot(rotations.size());
+    FROST_CUDA_CHECK(cudaMemcpy(rot.data(), rotations.data(), rotations.size() * sizeof(rotations[0]),
+                                cudaMemcpyHostToDevice));
+    download_s_ += seconds_since(t0);
+    t0 = Clock::now();
+    detail::SymmetrisePlanesArgs args;
+    args.data = half.data();
+    args.weight = half.data() + 2 * hv;
+    args.M = layout_.M;
+    args.rotations = rot.data();
+    args.count = static_cast<int>(rotations.size());
+    args.max_r2 = max_r2;
+    planes_to_host(d, out, [&](int z0, int nz, float* dst, cudaStream_t stream) {
+      detail::SymmetrisePlanesArgs a = args;
+      a.z0 = z0;
+      a.nz = nz;
+      a.out = dst;
+      detail::launch_symmetrise_planes(a, stream);
+    });
+    if (symmetrise_s) *symmetrise_s += seconds_since(t0);
+  }
+
+  /// The finish's download pipeline on device d: `produce(z0, nz, dst, stream)` enqueues a
+  /// kernel that writes half-grid planes [z0, z0 + nz) into dst (2 n interleaved values, then
+  /// n weights); chunks of whole planes come down through two device and two pinned host
+  /// buffers (chunk k + 1 is made and copied while the host adds chunk k into `out`, double).
+  template <class Produce>
+  void planes_to_host(DeviceState& d, recon::HalfGrid& out, const Produce& produce) {
+    DeviceGuard guard(d.id);
+    auto t0 = Clock::now();
+    const int side = layout_.side();
     const std::size_t plane = static_cast<std::size_t>(layout_.half_x()) * static_cast<std::size_t>(side);
     const std::size_t plane_bytes = plane * 3 * sizeof(float);
     const auto [free_b, total_b] = memory_info();
@@ -404,21 +531,10 @@ private:
     Event done[2] = {Event(cudaEventDisableTiming | cudaEventBlockingSync),
                      Event(cudaEventDisableTiming | cudaEventBlockingSync)};
     const int chunks = (side + planes - 1) / planes;
-    detail::FoldArgs args;
-    args.g = d.g[static_cast<std::size_t>(g)].data();
-    args.w = d.w[static_cast<std::size_t>(g)].data();
-    args.M = M;
-    if (settings_.fast) {
-      args.taps = d.taps.data();
-      args.tap_count = static_cast<int>(d.taps.size());
-    }
     auto enqueue = [&](int k) {
-      detail::FoldArgs a = args;
-      a.z0 = k * planes;
-      a.nz = std::min(planes, side - a.z0);
-      a.out = dev[k % 2].data();
-      detail::launch_fold(a, stream.get());
-      const std::size_t floats = static_cast<std::size_t>(a.nz) * plane * 3;
+      const int z0 = k * planes, nz = std::min(planes, side - z0);
+      produce(z0, nz, dev[k % 2].data(), stream.get());
+      const std::size_t floats = static_cast<std::size_t>(nz) * plane * 3;
       FROST_CUDA_CHECK(cudaMemcpyAsync(staging_[k % 2].data(), dev[k % 2].data(), floats * sizeof(float),
                                        cudaMemcpyDeviceToHost, stream.get()));
       done[k % 2].record(stream.get());
@@ -607,6 +723,7 @@ private:
   std::vector<DeviceState> devices_;
   std::vector<std::unique_ptr<Lane>> lanes_;
   bool finished_ = false;
+  bool batches_released_ = false;
   double download_s_ = 0, host_finish_s_ = 0;
 };
 

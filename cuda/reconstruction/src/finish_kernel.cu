@@ -53,7 +53,28 @@ __global__ void fold_kernel(Load load, int M, int z0, std::int64_t n, float* __r
   out[2 * n + i] = wt;
 }
 
+/// One thread per (y, z) of the kx = 0 plane; the first of each mirror pair in linear order
+/// averages both (the host loop's order of visits; pairs are disjoint, so any order gives the
+/// same values).
+__global__ void kx0_average_kernel(float* __restrict__ data, float* __restrict__ weight, int M) {
+  const int side = M + 1, nx = M / 2 + 1;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= side * side) return;
+  const int z = i / side, y = i % side;
+  const int mirror = (M - z) * side + (M - y);
+  if (i > mirror) return;
+  recon::average_kx0_pair(data, weight, static_cast<long long>(i) * nx, static_cast<long long>(mirror) * nx);
+}
+
 } // namespace
+
+void launch_kx0_average(float* data, float* weight, int M, cudaStream_t stream) {
+  const int n = (M + 1) * (M + 1);
+  constexpr int kThreads = 256;
+  kx0_average_kernel<<<(n + kThreads - 1) / kThreads, kThreads, 0, stream>>>(data, weight, M);
+  FROST_CHECK_LAUNCH();
+  FROST_SYNC_CHECK(stream);
+}
 
 void launch_fold(const FoldArgs& a, cudaStream_t stream) {
   const std::int64_t n = static_cast<std::int64_t>(a.nz) * (a.M + 1) * (a.M / 2 + 1);

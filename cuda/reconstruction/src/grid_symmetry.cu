@@ -10,6 +10,7 @@
 #include "frost/cuda/device_buffer.hpp"
 #include "frost/cuda/reconstruction.hpp"
 #include "frost/reconstruction/grid_symmetry.hpp"
+#include "insert_kernel.hpp"
 
 namespace frost::cuda {
 namespace {
@@ -31,7 +32,41 @@ __global__ void symmetrise_kernel(recon::HalfGridRef<double> in, const recon::Ro
   }
 }
 
+__global__ void symmetrise_planes_kernel(recon::HalfGridRef<float> in,
+                                         const recon::Rotation9<double>* __restrict__ rotations, int count,
+                                         double max_r2, int z0, long long n, float* __restrict__ out) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  const int nx = in.M / 2 + 1, side = in.M + 1;
+  const int x = static_cast<int>(i % nx);
+  const int y = static_cast<int>((i / nx) % side);
+  const int z = z0 + static_cast<int>(i / (static_cast<long long>(nx) * side));
+  double re, im, w;
+  recon::symmetrised_voxel(in, rotations, count, max_r2, x, y, z, re, im, w);
+  out[2 * i] = static_cast<float>(re);
+  out[2 * i + 1] = static_cast<float>(im);
+  out[2 * n + i] = static_cast<float>(w);
+}
+
 } // namespace
+
+namespace detail {
+
+void launch_symmetrise_planes(const SymmetrisePlanesArgs& a, cudaStream_t stream) {
+  const long long n = static_cast<long long>(a.nz) * (a.M + 1) * (a.M / 2 + 1);
+  if (n <= 0) return;
+  constexpr int kThreads = 256;
+  const long long blocks = (n + kThreads - 1) / kThreads;
+  if (blocks > 2147483647LL)
+    FROST_THROW(ExitCode::Runtime, "symmetrisation kernel: " + std::to_string(n) + " voxels exceed the launch limits");
+  const recon::HalfGridRef<float> in{a.data, a.weight, a.M};
+  symmetrise_planes_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(in, a.rotations, a.count, a.max_r2,
+                                                                                   a.z0, n, a.out);
+  FROST_CHECK_LAUNCH();
+  FROST_SYNC_CHECK(stream);
+}
+
+} // namespace detail
 
 void symmetrise_half_grid(recon::HalfGrid& grid, const std::vector<recon::Rotation9<double>>& rot, double max_r2,
                           int device) {

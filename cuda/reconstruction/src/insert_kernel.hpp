@@ -10,6 +10,7 @@
 #include "frost/cuda/reconstruction.hpp"
 #include "frost/reconstruction/fold_math.hpp"
 #include "frost/reconstruction/gather.hpp"
+#include "frost/reconstruction/grid_symmetry.hpp"
 #include "frost/reconstruction/traverse_space.hpp"
 
 namespace frost::cuda::detail {
@@ -83,5 +84,24 @@ struct FoldArgs {
 
 /// Enqueues the finish kernel on `stream` (checked launch).
 void launch_fold(const FoldArgs& args, cudaStream_t stream);
+
+/// Enqueues §5.9 step 3 (recon::average_kx0_pair) on a device half grid of side M + 1: data
+/// (re, im) interleaved and weights, the layout launch_fold writes.
+void launch_kx0_average(float* data, float* weight, int M, cudaStream_t stream);
+
+/// The grid symmetrisation of z planes [z0, z0 + nz) of a device half grid (recon::
+/// symmetrised_voxel, float storage, double sums), written as launch_fold writes a chunk:
+/// 2 n interleaved values, then n weights (n = nz (M + 1) (M / 2 + 1)), rounded to float.
+struct SymmetrisePlanesArgs {
+  const float* data = nullptr;   ///< device half grid (re, im) interleaved, the whole grid
+  const float* weight = nullptr; ///< its weights
+  int M = 0;
+  const recon::Rotation9<double>* rotations = nullptr; ///< device
+  int count = 0;
+  double max_r2 = 0;
+  int z0 = 0, nz = 0;
+  float* out = nullptr;
+};
+void launch_symmetrise_planes(const SymmetrisePlanesArgs& args, cudaStream_t stream);
 
 } // namespace frost::cuda::detail

@@ -21,11 +21,11 @@ public:
   void* data() noexcept override { return buffer_.data(); }
   std::size_t bytes() const noexcept override { return buffer_.bytes(); }
   Backend space() const noexcept override { return Backend::Cpu; }
-  void upload(const void* host, std::size_t n, const ExecOptions&) override {
-    std::memcpy(buffer_.data(), host, n);
+  void upload(const void* host, std::size_t offset, std::size_t n, const ExecOptions&) override {
+    std::memcpy(static_cast<char*>(data()) + offset, host, n);
   }
-  void download(void* host, std::size_t n, const ExecOptions&) const override {
-    std::memcpy(host, buffer_.data(), n);
+  void download(void* host, std::size_t offset, std::size_t n, const ExecOptions&) const override {
+    std::memcpy(host, reinterpret_cast<const char*>(buffer_.data()) + offset, n);
   }
   void copy_from(const void* src, std::size_t n, const ExecOptions&) override {
     std::memcpy(buffer_.data(), src, n);

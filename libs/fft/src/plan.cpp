@@ -112,16 +112,22 @@ Backend FftBuffer::space() const {
   return impl_->space();
 }
 
-void FftBuffer::upload(const void* host, std::size_t n, const ExecOptions& opts) {
-  FROST_EXPECTS(n <= bytes(), "upload of " + std::to_string(n) + " bytes into a buffer of " +
-                                  std::to_string(bytes()));
-  if (n > 0) impl_->upload(host, n, opts);
+void FftBuffer::upload(const void* host, std::size_t n, const ExecOptions& opts) { upload_at(0, host, n, opts); }
+
+void FftBuffer::download(void* host, std::size_t n, const ExecOptions& opts) const { download_from(0, host, n, opts); }
+
+void FftBuffer::upload_at(std::size_t offset, const void* host, std::size_t n, const ExecOptions& opts) {
+  FROST_EXPECTS(offset <= bytes() && n <= bytes() - offset,
+                "upload of " + std::to_string(n) + " bytes at offset " + std::to_string(offset) +
+                    " into a buffer of " + std::to_string(bytes()));
+  if (n > 0) impl_->upload(host, offset, n, opts);
 }
 
-void FftBuffer::download(void* host, std::size_t n, const ExecOptions& opts) const {
-  FROST_EXPECTS(n <= bytes(), "download of " + std::to_string(n) + " bytes from a buffer of " +
-                                  std::to_string(bytes()));
-  if (n > 0) impl_->download(host, n, opts);
+void FftBuffer::download_from(std::size_t offset, void* host, std::size_t n, const ExecOptions& opts) const {
+  FROST_EXPECTS(offset <= bytes() && n <= bytes() - offset,
+                "download of " + std::to_string(n) + " bytes at offset " + std::to_string(offset) +
+                    " from a buffer of " + std::to_string(bytes()));
+  if (n > 0) impl_->download(host, offset, n, opts);
 }
 
 void FftBuffer::copy_from(const FftBuffer& src, std::size_t n, const ExecOptions& opts) {

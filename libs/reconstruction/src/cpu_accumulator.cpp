@@ -1,3 +1,4 @@
+#include <chrono>
 #include <cmath>
 #include <sstream>
 
@@ -93,6 +94,15 @@ void insert_batch_cpu(const SampleBatch& batch, FullGrid& grid, const Reconstruc
     w.scale = static_cast<float>(table.scale() / bessel_i(p.order, p.alpha));
     insert_spaces(batch, grid, settings, w);
   }
+}
+
+void GridAccumulator::finish_symmetrised(std::vector<HalfGrid>& out, const std::vector<Rotation9<double>>& rotations,
+                                         double max_r2, double* symmetrise_s) {
+  finish(out);
+  if (rotations.size() < 2) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (HalfGrid& g : out) symmetrise(g, rotations, max_r2);
+  if (symmetrise_s) *symmetrise_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 std::unique_ptr<GridAccumulator> make_cpu_accumulator(const ReconstructionSettings& settings,

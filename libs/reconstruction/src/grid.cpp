@@ -135,16 +135,7 @@ void symmetrise_kx0_plane(HalfGrid& g) {
       const int my = M - y, mz = M - z;
       // Visit each pair once: (z, y) before its mirror in linear order; the centre pairs itself.
       if (z * (M + 1) + y > mz * (M + 1) + my) continue;
-      const std::int64_t a = g.index(0, y, z), b = g.index(0, my, mz);
-      const double re = 0.5 * (g.data[2 * a] + g.data[2 * b]);
-      const double im = 0.5 * (g.data[2 * a + 1] - g.data[2 * b + 1]);
-      const double w = 0.5 * (g.weight[a] + g.weight[b]);
-      g.data[2 * a] = re;
-      g.data[2 * a + 1] = im;
-      g.data[2 * b] = re;
-      g.data[2 * b + 1] = -im;
-      g.weight[a] = w;
-      g.weight[b] = w;
+      average_kx0_pair(g.data.data(), g.weight.data(), g.index(0, y, z), g.index(0, my, mz));
     }
 }
 

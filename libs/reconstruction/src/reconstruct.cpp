@@ -145,13 +145,10 @@ std::vector<HalfGrid> accumulate(const ReconstructionSettings& settings, const G
   auto t3 = Clock::now();
   std::vector<HalfGrid> out;
   for (int g = 0; g < options.grids; ++g) out.emplace_back(layout);
-  accumulator.finish(out);
-  total.finish = seconds_since(t3);
-  if (!plan.grid.empty()) {
-    auto t4 = Clock::now();
-    for (HalfGrid& g : out) accumulator.symmetrise(g, plan.grid, grid_symmetry_radius_sq(layout, settings.blob.radius));
-    total.symmetrise = seconds_since(t4);
-  }
+  double symmetrise_s = 0;
+  accumulator.finish_symmetrised(out, plan.grid, grid_symmetry_radius_sq(layout, settings.blob.radius), &symmetrise_s);
+  total.finish = seconds_since(t3) - symmetrise_s;
+  total.symmetrise = symmetrise_s;
   if (times) {
     times->load += total.load;
     times->prepare += total.prepare;

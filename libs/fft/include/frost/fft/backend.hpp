@@ -48,8 +48,9 @@ public:
   virtual void* data() noexcept = 0;
   virtual std::size_t bytes() const noexcept = 0;
   virtual Backend space() const noexcept = 0;
-  virtual void upload(const void* host, std::size_t bytes, const ExecOptions& opts) = 0;
-  virtual void download(void* host, std::size_t bytes, const ExecOptions& opts) const = 0;
+  /// Copies `bytes` between host memory and the buffer's bytes [offset, offset + bytes).
+  virtual void upload(const void* host, std::size_t offset, std::size_t bytes, const ExecOptions& opts) = 0;
+  virtual void download(void* host, std::size_t offset, std::size_t bytes, const ExecOptions& opts) const = 0;
   virtual void copy_from(const void* src, std::size_t bytes, const ExecOptions& opts) = 0;
   virtual void zero(const ExecOptions& opts) = 0;
 };

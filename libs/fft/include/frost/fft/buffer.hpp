@@ -38,6 +38,10 @@ public:
   /// @brief Copies the first `bytes` to host memory; returns when done (waits for earlier work
   /// on opts.stream, e.g. an asynchronous execution). @throw frost::Error if too large.
   void download(void* host, std::size_t bytes, const ExecOptions& opts = {}) const;
+  /// @brief As upload() and download(), for the bytes [offset, offset + bytes) of the buffer
+  /// (staging a large transform in pieces). @throw frost::Error if the range exceeds the buffer.
+  void upload_at(std::size_t offset, const void* host, std::size_t bytes, const ExecOptions& opts = {});
+  void download_from(std::size_t offset, void* host, std::size_t bytes, const ExecOptions& opts = {}) const;
   /// Copies the first `bytes` of another buffer of the same space (asynchronous on CUDA).
   void copy_from(const FftBuffer& src, std::size_t bytes, const ExecOptions& opts = {});
   /// Sets every byte to zero (asynchronous on CUDA).

@@ -33,6 +33,12 @@ public:
   virtual void symmetrise(HalfGrid& grid, const std::vector<Rotation9<double>>& rotations, double max_r2) {
     symmetrise_grid(grid, rotations, max_r2);
   }
+  /// @brief After the last insert, with the grid part of a SymmetryPlan: finish(), then every
+  /// half grid summed over `rotations` (nothing to sum for fewer than two). Backends that hold
+  /// the grids elsewhere (CUDA) symmetrise there, before the grids come to the host. Adds the
+  /// seconds spent symmetrising to *symmetrise_s.
+  virtual void finish_symmetrised(std::vector<HalfGrid>& out, const std::vector<Rotation9<double>>& rotations,
+                                  double max_r2, double* symmetrise_s);
   /// "cpu, 16 threads" / "cuda:0 NVIDIA H100 ..., 4 streams".
   virtual std::string describe() const = 0;
   /// True when insert() takes image batches (SampleBatch::holds_images) and transforms them on

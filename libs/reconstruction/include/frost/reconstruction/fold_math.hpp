@@ -61,5 +61,22 @@ FROST_HD inline void fold_voxel(int xo, int y, int z, int M, const Load& load, S
   }
 }
 
+/// @brief §5.9 step 3 for one pair of the kx = 0 plane: voxel a and its mirror b (-ky, -kz) both
+/// take the average of G[a] and conj(G[b]) (b its conjugate) and of the weights; a == b (the
+/// centre) becomes real. `data` interleaves (re, im). The host symmetrise_kx0_plane and the
+/// CUDA finish run it.
+template <class T>
+FROST_HD inline void average_kx0_pair(T* data, T* weight, long long a, long long b) {
+  const T re = T(0.5) * (data[2 * a] + data[2 * b]);
+  const T im = T(0.5) * (data[2 * a + 1] - data[2 * b + 1]);
+  const T w = T(0.5) * (weight[a] + weight[b]);
+  data[2 * a] = re;
+  data[2 * a + 1] = im;
+  data[2 * b] = re;
+  data[2 * b + 1] = -im;
+  weight[a] = w;
+  weight[b] = w;
+}
+
 } // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

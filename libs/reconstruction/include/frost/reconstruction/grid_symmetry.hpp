@@ -50,9 +50,11 @@ struct Rotation9 {
 /// @brief Trilinear interpolation of H at frequency (px, py, pz) (file comment): a point with
 /// px < 0 is read at -p and its data conjugated (Friedel); corners on the kx = 0 plane count
 /// twice (the plane stores H / 2); corners outside the grid count as 0. Adds into (re, im, w).
-/// For integer p (signed permutations) only the corner at p has a non-zero weight.
-template <class T>
-FROST_HD inline void add_half_grid_trilinear(const HalfGridRef<T>& g, T px, T py, T pz, T& re, T& im, T& w) {
+/// For integer p (signed permutations) only the corner at p has a non-zero weight. The grid's
+/// storage type S may be narrower than the arithmetic type T (the CUDA finish reads float
+/// grids and sums in double).
+template <class T, class S>
+FROST_HD inline void add_half_grid_trilinear(const HalfGridRef<S>& g, T px, T py, T pz, T& re, T& im, T& w) {
   T sign = T(1);
   if (px < T(0)) {
     px = -px;
@@ -93,9 +95,10 @@ FROST_HD inline void add_half_grid_trilinear(const HalfGridRef<T>& g, T px, T py
 
 /// @brief The symmetrised value of half-grid voxel (x, y, z): the sum over the `count`
 /// rotations of H interpolated at R k, k = (x, y - M/2, z - M/2), in the storage convention (halved on
-/// the kx = 0 plane). Voxels with |k|^2 > max_r2 (beyond any inserted data) get 0.
-template <class T>
-FROST_HD inline void symmetrised_voxel(const HalfGridRef<T>& g, const Rotation9<T>* rotations, int count, T max_r2,
+/// the kx = 0 plane). Voxels with |k|^2 > max_r2 (beyond any inserted data) get 0. Storage S,
+/// arithmetic T (see add_half_grid_trilinear).
+template <class T, class S>
+FROST_HD inline void symmetrised_voxel(const HalfGridRef<S>& g, const Rotation9<T>* rotations, int count, T max_r2,
                                        int x, int y, int z, T& re, T& im, T& w) {
   re = im = w = T(0);
   const int h = g.M / 2;
