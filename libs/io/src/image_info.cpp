@@ -7,6 +7,7 @@ const char* to_string(FileFormat f) {
   case FileFormat::Mrc: return "MRC";
   case FileFormat::Tiff: return "TIFF";
   case FileFormat::EmanHdf: return "EMAN2 HDF";
+  case FileFormat::Spider: return "SPIDER";
   }
   return "?";
 }

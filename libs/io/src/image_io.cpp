@@ -10,6 +10,7 @@
 #include "frost/io/eman_hdf_reader.hpp"
 #include "frost/io/image_ref.hpp"
 #include "frost/io/mrc_reader.hpp"
+#include "frost/io/spider.hpp"
 #include "frost/io/tiff_reader.hpp"
 
 namespace frost::io {
@@ -25,6 +26,7 @@ std::unique_ptr<ImageSource> open_ref(const ImageRef& ref, const ReadOptions& op
     return std::make_unique<MrcReader>(ref.type.empty() ? ref.path : ref.path + ":" + ref.type, options);
   case FileFormat::Tiff: return std::make_unique<TiffReader>(ref.path, options);
   case FileFormat::EmanHdf: return std::make_unique<EmanHdfReader>(ref.path);
+  case FileFormat::Spider: return open_spider(ref.path);
   }
   throw_input_error(ref.path, "unknown image format");
 }
@@ -100,8 +102,18 @@ ImageInfo read_info(const std::string& path, const ReadOptions& options) {
 
 void write_image(const std::string& path, View<const float> data, const MrcWriteOptions& options) {
   const ImageRef ref = file_ref(path);
-  if (format_of(ref) != FileFormat::Mrc)
-    throw_input_error(ref.path, "frost writes images as MRC only (.mrc, .mrcs, .map, .st)");
+  const FileFormat format = format_of(ref);
+  const std::string kind = ref.type.empty() ? file_extension(ref.path) : ref.type;
+  if (format == FileFormat::Spider && (kind == "stk" || kind == "spi")) {
+    // Always a stack of float32 images: the MRC options (mode, pixel size, origin, start, label)
+    // have no place in what frost writes to a SPIDER header and are ignored.
+    if (options.content && (*options.content == Content::Volume || *options.content == Content::VolumeStack))
+      throw_input_error(ref.path, "SPIDER output holds 2-D images only; write volumes as MRC");
+    write_spider_stack(ref.path, data);
+    return;
+  }
+  if (format != FileFormat::Mrc)
+    throw_input_error(ref.path, "frost writes images as MRC (.mrc, .mrcs, .map, .st) or SPIDER stacks (.stk, .spi)");
   MrcWriteOptions o = options;
   if ((ref.type == "mrcs" || ref.type == "st") && !o.content) o.content = Content::Stack;
   write_mrc(ref.path, data, o);

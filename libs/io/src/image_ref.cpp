@@ -16,7 +16,8 @@ std::string lower(std::string s) {
 }
 
 bool known_type(const std::string& t) {
-  static const char* const kTypes[] = {"mrc", "mrcs", "map", "st", "tif", "tiff", "gain", "hdf", "h5"};
+  static const char* const kTypes[] = {"mrc", "mrcs", "map", "st",  "tif", "tiff",
+                                       "gain", "hdf", "h5", "spi", "stk", "xmp"};
   return std::any_of(std::begin(kTypes), std::end(kTypes), [&](const char* k) { return t == k; });
 }
 
@@ -64,8 +65,10 @@ FileFormat format_of(const ImageRef& ref) {
   if (t == "mrc" || t == "mrcs" || t == "map" || t == "st") return FileFormat::Mrc;
   if (t == "tif" || t == "tiff" || t == "gain") return FileFormat::Tiff;
   if (t == "hdf" || t == "h5") return FileFormat::EmanHdf;
+  if (t == "spi" || t == "stk" || t == "xmp") return FileFormat::Spider;
   throw_input_error(ref.path, (t.empty() ? std::string("no file extension") : "unsupported extension '." + t + "'") +
-                                  ": frost reads .mrc .mrcs .map .st (MRC), .tif .tiff .gain (TIFF) and .hdf .h5 (EMAN2)");
+                                  ": frost reads .mrc .mrcs .map .st (MRC), .tif .tiff .gain (TIFF), .hdf .h5 (EMAN2) and "
+                                  ".spi .stk .xmp (SPIDER)");
 }
 
 std::string make_image_address(index_t index0, const std::string& path) {

@@ -51,7 +51,7 @@ TEST(ImageIo, DispatchReadsStacksVolumesAndSingleImages) {
 }
 
 TEST(ImageIo, UnsupportedExtensionsNameTheFile) {
-  expect_input_error([] { read_image("/somewhere/p.spi"); }, "/somewhere/p.spi");
+  expect_input_error([] { read_image("/somewhere/p.dm4"); }, "/somewhere/p.dm4");
   expect_input_error([] { read_stack("/somewhere/noext"); }, "/somewhere/noext");
   expect_input_error([] { open_image_source("3@/somewhere/p.mrcs"); }, "not an image address");
   expect_input_error([] { read_stack("/nonexistent/x.mrcs"); }, "/nonexistent/x.mrcs");

@@ -126,11 +126,11 @@ TEST(ImageRef, FormatFromExtension) {
   EXPECT_EQ(format_of(parse_image_ref("a.h5")), FileFormat::EmanHdf);
   EXPECT_EQ(format_of(parse_image_ref("a.dat:mrc")), FileFormat::Mrc);
   try {
-    format_of(parse_image_ref("/x/particles.spi"));
+    format_of(parse_image_ref("/x/particles.dm4"));
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::Input);
-    EXPECT_NE(std::string(e.what()).find("/x/particles.spi"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("/x/particles.dm4"), std::string::npos);
   }
 }
 

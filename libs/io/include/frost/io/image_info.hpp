@@ -9,7 +9,7 @@
 namespace frost::io {
 
 /// @brief Container format of an image file (chosen from the extension, formats §0).
-enum class FileFormat { Mrc, Tiff, EmanHdf };
+enum class FileFormat { Mrc, Tiff, EmanHdf, Spider };
 
 /// @brief How the items of a file are organised (formats §2.3).
 enum class Content {
@@ -76,7 +76,7 @@ struct ImageInfo {
   index_t count() const { return shape.n; }
 };
 
-/// @brief "MRC", "TIFF" or "EMAN2 HDF" for messages.
+/// @brief "MRC", "TIFF", "EMAN2 HDF" or "SPIDER" for messages.
 const char* to_string(FileFormat f);
 /// @brief "image", "stack", "volume" or "volume stack" for messages.
 const char* to_string(Content c);

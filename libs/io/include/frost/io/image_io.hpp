@@ -3,7 +3,8 @@
 /// @brief One entry point for every image format: the reader is chosen by the extension.
 ///
 /// `.mrc .mrcs .map .st` (and `file:mrcs`, `file:mrc`) are MRC, `.tif .tiff .gain` TIFF,
-/// `.hdf .h5` EMAN2 HDF5. Any other extension is an Input error naming the file.
+/// `.hdf .h5` EMAN2 HDF5, `.spi .stk .xmp` SPIDER. Any other extension is an Input error naming
+/// the file.
 #include <memory>
 #include <string>
 
@@ -41,7 +42,10 @@ index_t image_count(const std::string& path, const ReadOptions& options = {});
 /// @brief Facts about a file without reading its data.
 ImageInfo read_info(const std::string& path, const ReadOptions& options = {});
 
-/// @brief Writes MRC (the only output image format); other extensions are an Input error.
+/// @brief Writes MRC, or a SPIDER stack for `.stk` / `.spi` (write_spider_stack: always float32,
+/// a stack even for one image; `options` other than a volume `content`, which is an Input error,
+/// are ignored there because frost's SPIDER headers do not carry them). Other extensions
+/// (including `.xmp`, a single SPIDER image) are an Input error.
 void write_image(const std::string& path, View<const float> data, const MrcWriteOptions& options = {});
 
 } // namespace frost::io

@@ -25,7 +25,8 @@ ImageRef parse_image_ref(const std::string& text);
 std::string file_extension(const std::string& path);
 
 /// @brief Format chosen by the forced type or else the extension: `.mrc .mrcs .map .st` MRC,
-/// `.tif .tiff .gain` TIFF, `.hdf .h5` EMAN2 HDF5. Anything else is an Input error naming the file.
+/// `.tif .tiff .gain` TIFF, `.hdf .h5` EMAN2 HDF5, `.spi .stk .xmp` SPIDER. Anything else is an
+/// Input error naming the file.
 FileFormat format_of(const ImageRef& ref);
 
 /// @brief `N@file` with N written with 6 digits, as frost writes image names (formats §0).
