@@ -23,7 +23,9 @@
 #include "frost/cuda/check.hpp"
 #include "frost/cuda/device_buffer.hpp"
 #include "frost/cuda/fft.hpp"
+#include "frost/fft/heuristic.hpp"
 #include "frost/fft/planner.hpp"
+#include "frost/fft/size_advisor.hpp"
 
 namespace frost::cuda {
 
@@ -43,17 +45,35 @@ std::string mib(double bytes) {
 
 std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
 
+/// Length N of the ring transforms (kernels' rotation_peak): S itself when cuFFT is fast for it,
+/// else the advisor's fast size >= 2S (zero-padded rings, a linear correlation folded to the
+/// circular one). S = 2⌊π r1⌋ is 388 = 4·97 at 128 px, where cuFFT's prime-97 kernels made the
+/// ring R2C half of a rotation step.
+int ring_transform_length(int samples) {
+  if (fft::is_smooth(samples, fft::profile_for(fft::Policy::Portable, fft::Backend::Cuda))) return samples;
+  fft::SizeQuery q;
+  q.shape = {2 * static_cast<index_t>(samples), 1, 1};
+  q.max_change_pct = 50;
+  q.policy = fft::Policy::Portable;
+  try {
+    return static_cast<int>(fft::advise(q).shape.x);
+  } catch (const std::exception&) {
+    return 2 * samples; // correct, if not fast
+  }
+}
+
 struct Sizes {
   std::size_t pixels, half, polar, polar_half;
-  int x, rings, samples, ring_half;
+  int x, rings, samples, ring_length, ring_half;
   explicit Sizes(int x_) : x(x_) {
     const align::PolarGrid g = align::make_polar_grid(x);
     pixels = std::size_t(x) * x;
     half = std::size_t(x / 2 + 1) * x;
     rings = g.rings();
     samples = g.samples;
-    ring_half = g.spectrum();
-    polar = std::size_t(rings) * samples;
+    ring_length = ring_transform_length(samples);
+    ring_half = ring_length / 2 + 1;
+    polar = std::size_t(rings) * ring_length;
     polar_half = std::size_t(rings) * ring_half;
   }
 };
@@ -65,7 +85,7 @@ std::size_t align_batch_bytes_per_image(int x) {
   return 2 * 4 * z.pixels                       // aligned images of both trajectories
          + 8 * z.half + 4 * z.pixels            // 2-D spectrum and correlation (one half)
          + 4 * z.polar + 8 * z.polar_half       // polar samples and ring spectra
-         + 8 * std::size_t(z.ring_half) + 4 * std::size_t(z.samples) // ring sums and rho
+         + 8 * std::size_t(z.ring_half) + 4 * std::size_t(z.ring_length) // ring sums and rho
          + 2 * sizeof(Pose2) + 2 * sizeof(float);                   // poses and CCs
 }
 
@@ -160,8 +180,8 @@ struct Plans {
     const index_t b = static_cast<index_t>(batch);
     r2c = planner.plan(fft::FftSpec::r2c(Shape{z.x, z.x, 1, b}), o);
     c2r = planner.plan(fft::FftSpec::c2r(Shape{z.x, z.x, 1, b}), o);
-    ring_r2c = planner.plan(fft::FftSpec::r2c(Shape{z.samples, 1, 1, b * z.rings}), o);
-    ring_c2r = planner.plan(fft::FftSpec::c2r(Shape{z.samples, 1, 1, b}), o);
+    ring_r2c = planner.plan(fft::FftSpec::r2c(Shape{z.ring_length, 1, 1, b * z.rings}), o);
+    ring_c2r = planner.plan(fft::FftSpec::c2r(Shape{z.ring_length, 1, 1, b}), o);
     workspace = std::max({r2c.workspace_bytes(), c2r.workspace_bytes(), ring_r2c.workspace_bytes(),
                           ring_c2r.workspace_bytes()});
   }
@@ -216,7 +236,7 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   DeviceBuffer<float> ref_pixels(block_cap * z.pixels);
   DeviceBuffer<float2> ref_spec(block_cap * z.half), ref_polar(block_cap * z.polar_half);
   DeviceBuffer<double> ref_stats(2 * block_cap);
-  DeviceBuffer<float> aligned(2 * B * z.pixels), corr(B * z.pixels), polar(B * z.polar), rho(B * z.samples);
+  DeviceBuffer<float> aligned(2 * B * z.pixels), corr(B * z.pixels), polar(B * z.polar), rho(B * z.ring_length);
   DeviceBuffer<float2> spec(B * z.half), polar_spec(B * z.polar_half), sums(B * z.ring_half);
   DeviceBuffer<Pose2> poses(2 * B);
   DeviceBuffer<float> cc(2 * B);
@@ -247,12 +267,12 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   };
   auto rotation_step = [&](int ref, std::size_t t0, const float* raw, int b) {
     float* d = aligned.data() + t0 * z.pixels;
-    k::polar(d, grid, sin_t.data(), cos_t.data(), polar.data(), b, st);
+    k::polar(d, grid, z.ring_length, sin_t.data(), cos_t.data(), polar.data(), b, st);
     plans->ring_r2c.execute(polar.data(), polar_spec.data(), ex);
     k::ring_sum(ref_polar.data() + std::size_t(ref) * z.polar_half, polar_spec.data(), sums.data(), z.rings,
                 z.ring_half, b, st);
     plans->ring_c2r.execute(sums.data(), rho.data(), ex);
-    k::rotation_peak(rho.data(), z.samples, settings.subpixel, poses.data() + t0, nullptr, b, st);
+    k::rotation_peak(rho.data(), z.samples, z.ring_length, settings.subpixel, poses.data() + t0, nullptr, b, st);
     k::warp(raw, poses.data() + t0, d, x, b, st);
   };
 
@@ -278,7 +298,8 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
       ref_pixels.upload_async(references.data + r0 * z.pixels, nr * z.pixels, st);
       for (std::size_t g = 0; g < round_up(nr, B); g += B) {
         plans->r2c.execute(ref_pixels.data() + g * z.pixels, ref_spec.data() + g * z.half, ex);
-        k::polar(ref_pixels.data() + g * z.pixels, grid, sin_t.data(), cos_t.data(), polar.data(), Bi, st);
+        k::polar(ref_pixels.data() + g * z.pixels, grid, z.ring_length, sin_t.data(), cos_t.data(), polar.data(), Bi,
+                 st);
         plans->ring_r2c.execute(polar.data(), ref_polar.data() + g * z.polar_half, ex);
       }
       k::statistics(ref_pixels.data(), static_cast<int>(z.pixels), ref_stats.data(), static_cast<int>(nr), st);

@@ -6,6 +6,7 @@
 
 #include "frost/core/shape.hpp"
 #include "frost/cuda/alignment_kernels.hpp"
+#include "frost/core/error.hpp"
 #include "frost/cuda/check.hpp"
 
 namespace frost::cuda::align_kernels {
@@ -34,14 +35,14 @@ __global__ void warp_kernel(const float* __restrict__ src, const Pose2* __restri
   dst[off + p] = align::warp_pixel(src + off, x, x, inv, p % x, p / x);
 }
 
-__global__ void polar_kernel(const float* __restrict__ img, align::PolarGrid g, const float* __restrict__ sin_t,
-                             const float* __restrict__ cos_t, float* __restrict__ out) {
+__global__ void polar_kernel(const float* __restrict__ img, align::PolarGrid g, int ring_length,
+                             const float* __restrict__ sin_t, const float* __restrict__ cos_t, float* __restrict__ out) {
   const int t = blockIdx.y;
   const int n = g.rings() * g.samples;
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= n) return;
   const int q = e / g.samples, k = e % g.samples;
-  out[std::size_t(t) * n + e] =
+  out[(std::size_t(t) * g.rings() + q) * ring_length + k] =
       align::polar_sample(img + std::size_t(t) * g.size * g.size, g, g.first_ring + q, sin_t[k], cos_t[k]);
 }
 
@@ -159,17 +160,20 @@ __global__ void ring_sum_kernel(const float2* __restrict__ ref, const float2* __
   sums[std::size_t(t) * half + w] = make_float2(re, im);
 }
 
-__global__ void rotation_peak_kernel(const float* __restrict__ rho, int s, Subpixel sub, Pose2* poses,
+/// ρ(k) of a ring correlation of length n (rotation_peak's fold).
+__device__ float ring_correlation(const float* r, int k, int s, int n) { return n == s ? r[k] : r[k] + r[n - s + k]; }
+
+__global__ void rotation_peak_kernel(const float* __restrict__ rho, int s, int n, Subpixel sub, Pose2* poses,
                                      float* angles) {
   __shared__ float sv[kThreads];
   __shared__ int si[kThreads];
   const int t = blockIdx.x;
-  const float* r = rho + std::size_t(t) * s;
+  const float* r = rho + std::size_t(t) * n;
   float bv = -INFINITY;
   int bi = INT_MAX;
   bool any = false;
   for (int k = threadIdx.x; k < s; k += blockDim.x) {
-    const float v = r[k];
+    const float v = ring_correlation(r, k, s, n);
     if (!any || better(v, k, bv, bi)) {
       bv = v;
       bi = k;
@@ -182,7 +186,8 @@ __global__ void rotation_peak_kernel(const float* __restrict__ rho, int s, Subpi
   block_argmax(sv, si);
   if (threadIdx.x != 0) return;
   const int best_k = si[0] == INT_MAX ? 0 : si[0];
-  const float c0 = r[best_k], cm = r[(best_k + s - 1) % s], cp = r[(best_k + 1) % s];
+  const float c0 = ring_correlation(r, best_k, s, n), cm = ring_correlation(r, (best_k + s - 1) % s, s, n),
+              cp = ring_correlation(r, (best_k + 1) % s, s, n);
   float off = 0;
   if (sub == Subpixel::Parabolic) {
     off = align::parabolic_offset(cm, c0, cp);
@@ -273,11 +278,12 @@ void warp(const float* src, const Pose2* poses, float* dst, int x, int count, cu
   FROST_CHECK_LAUNCH();
 }
 
-void polar(const float* img, const align::PolarGrid& grid, const float* sin_table, const float* cos_table, float* out,
-           int count, cudaStream_t s) {
+void polar(const float* img, const align::PolarGrid& grid, int ring_length, const float* sin_table,
+           const float* cos_table, float* out, int count, cudaStream_t s) {
   if (count <= 0) return;
+  FROST_EXPECTS(ring_length >= grid.samples, "polar: ring_length >= S");
   polar_kernel<<<dim3(blocks_for(static_cast<long long>(grid.rings()) * grid.samples), count), kThreads, 0, s>>>(
-      img, grid, sin_table, cos_table, out);
+      img, grid, ring_length, sin_table, cos_table, out);
   FROST_CHECK_LAUNCH();
 }
 
@@ -302,10 +308,12 @@ void ring_sum(const float2* ref_polar, const float2* spec, float2* sums, int rin
   FROST_CHECK_LAUNCH();
 }
 
-void rotation_peak(const float* rho, int samples, Subpixel subpixel, Pose2* poses, float* angles, int count,
-                   cudaStream_t s) {
+void rotation_peak(const float* rho, int samples, int ring_length, Subpixel subpixel, Pose2* poses, float* angles,
+                   int count, cudaStream_t s) {
   if (count <= 0) return;
-  rotation_peak_kernel<<<count, kThreads, 0, s>>>(rho, samples, subpixel, poses, angles);
+  // Between S and 2S the folded lags would overlap: only N = S or N >= 2S is a circular correlation.
+  FROST_EXPECTS(ring_length == samples || ring_length >= 2 * samples, "rotation_peak: ring_length is S or >= 2S");
+  rotation_peak_kernel<<<count, kThreads, 0, s>>>(rho, samples, ring_length, subpixel, poses, angles);
   FROST_CHECK_LAUNCH();
 }
 

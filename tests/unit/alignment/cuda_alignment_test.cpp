@@ -162,7 +162,7 @@ TEST(CudaAlignKernels, PolarMatchesCpu) {
     }
     auto d_src = upload(src), d_sin = upload(sv), d_cos = upload(cv);
     DeviceBuffer<float> d_out(want.size());
-    ck::polar(d_src.data(), g, d_sin.data(), d_cos.data(), d_out.data(), n, nullptr);
+    ck::polar(d_src.data(), g, g.samples, d_sin.data(), d_cos.data(), d_out.data(), n, nullptr);
     EXPECT_LE(max_rel(download(d_out), want), kKernelRel) << "X = " << x;
   }
 }
@@ -241,25 +241,31 @@ TEST(CudaAlignKernels, RotationStepAndCcMatchCpu) {
     sv[std::size_t(k)] = float(std::sin(2.0 * M_PI * k / g.samples));
     cv[std::size_t(k)] = float(std::cos(2.0 * M_PI * k / g.samples));
   }
+  // Ring length N = S (the circular correlation itself) and N >= 2S (zero-padded rings, the
+  // linear correlation folded by rotation_peak: what the backend runs when S is not fast).
   auto planner = fft::make_planner(fft::Backend::Cuda, 0);
-  const auto ring_r2c = planner->plan(fft::FftSpec::r2c(Shape{g.samples, 1, 1, g.rings()}));
-  const auto ring_c2r = planner->plan(fft::FftSpec::c2r(Shape{g.samples, 1, 1, 1}));
-  const std::size_t np = std::size_t(g.rings()) * g.samples, nh = std::size_t(g.rings()) * g.spectrum();
   auto d_ref = upload(ref), d_img = upload(img), d_sin = upload(sv), d_cos = upload(cv);
-  DeviceBuffer<float> d_polar(np), d_rho(std::size_t(g.samples));
-  DeviceBuffer<float2> d_ref_polar(nh), d_spec(nh), d_sum(std::size_t(g.spectrum()));
-  ck::polar(d_ref.data(), g, d_sin.data(), d_cos.data(), d_polar.data(), 1, nullptr);
-  ring_r2c.execute(d_polar.data(), d_ref_polar.data());
-  ck::polar(d_img.data(), g, d_sin.data(), d_cos.data(), d_polar.data(), 1, nullptr);
-  ring_r2c.execute(d_polar.data(), d_spec.data());
-  ck::ring_sum(d_ref_polar.data(), d_spec.data(), d_sum.data(), g.rings(), g.spectrum(), 1, nullptr);
-  ring_c2r.execute(d_sum.data(), d_rho.data());
-  for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
-    const float want = cpu.estimate_rotation(rd, img.data(), sub);
-    auto d_poses = upload(std::vector<Pose2>(1));
-    DeviceBuffer<float> d_angle(1);
-    ck::rotation_peak(d_rho.data(), g.samples, sub, d_poses.data(), d_angle.data(), 1, nullptr);
-    EXPECT_LE(angle_error(download(d_angle)[0], want), kAngleDeg) << to_string(sub);
+  for (int n : {g.samples, 2 * g.samples, 2 * g.samples + 10}) {
+    const int half = n / 2 + 1;
+    const auto ring_r2c = planner->plan(fft::FftSpec::r2c(Shape{n, 1, 1, g.rings()}));
+    const auto ring_c2r = planner->plan(fft::FftSpec::c2r(Shape{n, 1, 1, 1}));
+    const std::size_t np = std::size_t(g.rings()) * n, nh = std::size_t(g.rings()) * half;
+    DeviceBuffer<float> d_polar(np), d_rho(static_cast<std::size_t>(n));
+    d_polar.zero_async(nullptr); // the padding
+    DeviceBuffer<float2> d_ref_polar(nh), d_spec(nh), d_sum(static_cast<std::size_t>(half));
+    ck::polar(d_ref.data(), g, n, d_sin.data(), d_cos.data(), d_polar.data(), 1, nullptr);
+    ring_r2c.execute(d_polar.data(), d_ref_polar.data());
+    ck::polar(d_img.data(), g, n, d_sin.data(), d_cos.data(), d_polar.data(), 1, nullptr);
+    ring_r2c.execute(d_polar.data(), d_spec.data());
+    ck::ring_sum(d_ref_polar.data(), d_spec.data(), d_sum.data(), g.rings(), half, 1, nullptr);
+    ring_c2r.execute(d_sum.data(), d_rho.data());
+    for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
+      const float want = cpu.estimate_rotation(rd, img.data(), sub);
+      auto d_poses = upload(std::vector<Pose2>(1));
+      DeviceBuffer<float> d_angle(1);
+      ck::rotation_peak(d_rho.data(), g.samples, n, sub, d_poses.data(), d_angle.data(), 1, nullptr);
+      EXPECT_LE(angle_error(download(d_angle)[0], want), kAngleDeg) << to_string(sub) << ", ring length " << n;
+    }
   }
 
   // CC (and the reference statistics it uses) on the same image.
