@@ -31,7 +31,7 @@ using namespace frost;
 
 void usage() {
   std::printf("usage: frost_bench_align_significant [--sizes 32,64,128,256] [--images 40] [--refs 20] [--threads 0]\n"
-              "       [--subpixel parabolic|none] [--device cpu|<gpu id>] [--batch 0]\n"
+              "       [--subpixel parabolic|none] [--device cpu|<gpu ids, e.g. 0 or 0,1>] [--batch 0]\n"
               "Aligns every image to every reference (sharp analytic phantom, SNR 0.1) and prints pairs/s per size.\n");
 }
 
@@ -87,15 +87,18 @@ int run(int argc, char** argv) {
   if (!gpu) {
     backend = align::make_cpu_backend(threads);
   } else {
-    char* end = nullptr;
-    const long id = std::strtol(device.c_str(), &end, 10);
-    if (device.empty() || *end != '\0' || id < 0)
-      throw_usage_error("--device: 'cpu' or a GPU id, got '" + device + "'");
+    std::vector<int> ids; // "0" or "0,1": several devices split the references
+    for (int id : parse_sizes(device)) {
+      if (id < 0) throw_usage_error("--device: 'cpu' or GPU ids, got '" + device + "'");
+      ids.push_back(id);
+    }
+    if (ids.empty() || device.find_first_not_of("0123456789,") != std::string::npos)
+      throw_usage_error("--device: 'cpu' or GPU ids, got '" + device + "'");
 #if FROST_HAVE_CUDA_ALIGNMENT
     cuda::CudaAlignOptions o;
-    o.device = static_cast<int>(id);
+    o.device = ids.front();
     if (batch > 0) o.max_batch = batch;
-    backend = cuda::make_cuda_align_backend(o);
+    backend = ids.size() == 1 ? cuda::make_cuda_align_backend(o) : cuda::make_cuda_align_backend(o, ids);
 #else
     (void)batch;
     FROST_THROW(ExitCode::Device, "--device " + device + ": frost was built without CUDA");
@@ -121,8 +124,8 @@ int run(int argc, char** argv) {
       align::add_noise(img, std::size_t(x) * x, 0.1, 77u + static_cast<std::uint32_t>(i));
     }
     std::vector<align::PairResult> res(std::size_t(n_ref) * n_img);
-    if (gpu) { // untimed warm-up: CUDA context, cuFFT plans
-      View<const float> one{refs.data(), Shape::image(x, x, 1)};
+    if (gpu) { // untimed warm-up: CUDA contexts, cuFFT plans (a few references, so every device gets one)
+      View<const float> one{refs.data(), Shape::image(x, x, std::min(n_ref, 8))};
       backend->align_all(one, imgs.cview(), settings, res.data());
     }
     const auto t0 = std::chrono::steady_clock::now();
