@@ -89,7 +89,9 @@ protected:
         .meta("cc.bin").in_section("Input/output");
     p.real("--pixel-size", 1.0, "pixel size [A] for the RELION STAR (shifts in A) and STAR inputs").at_least(1e-6)
         .in_section("Input/output");
-    p.text_optional("--oUpdatedRefs", "per-reference averages (not implemented yet: rejected)").advanced();
+    p.text_optional("--oUpdatedRefs", "also write the per-reference weighted averages of the aligned images as "
+                                      "<odir>/<base>.stk (SPIDER) and <odir>/<base>.xmd (blocks classes, "
+                                      "class%06d_images)").meta("base").in_section("Input/output");
 
     p.integer("--iters", 3, "iterations of each order").range(1, 100).in_section("Alignment");
     p.choice("--subpixel", "parabolic", {"none", "parabolic", "centroid3"},
@@ -120,8 +122,6 @@ protected:
     keep_best_ = parse_keep_best(params().get_text("--keepBestN"));
     if (params().given("-r") == params().given("--volume"))
       throw_usage_error("give the references either with -r or with --volume");
-    if (params().given("--oUpdatedRefs"))
-      throw_usage_error("--oUpdatedRefs is not implemented yet in frost_align_significant");
     if (params().flag_value("--allowInputSwap") && params().flag_value("--check-mirrors"))
       throw_usage_error("--allowInputSwap and --check-mirrors exclude each other");
     if (params().get_real("--min-tilt") > params().get_real("--max-tilt"))
@@ -309,6 +309,16 @@ private:
     const meta::Block block = app::result_block(images, gallery.info, rows, results);
     app::write_results(block, xmd_path, star_path, pixel, even);
     if (params().given("--write-cc-matrix")) app::write_cc_matrix(params().get_text("--write-cc-matrix"), cc);
+    if (params().given("--oUpdatedRefs")) {
+      if (keep_best_ > 1)
+        log_info("--oUpdatedRefs with --keepBestN " + std::to_string(keep_best_) +
+                 ": an image contributes to the average of every reference it is kept for");
+      // This rank aligned only its share of the images; the averages need all of them.
+      const Image<float> all = mine.size() == n_img ? std::move(local) : app::load_images(images, 0, n_img, box);
+      const align::ClassAverages classes = align::class_averages(all.cview(), rows, results, n_ref);
+      app::write_updated_references(join_output(odir, params().get_text("--oUpdatedRefs")), classes, gallery.info,
+                                    block, rows);
+    }
     const double write_s = since(t_write);
 
     char line[320];

@@ -1,9 +1,12 @@
 #include "outputs.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "frost/core/atomic_file.hpp"
 #include "frost/geometry/euler.hpp"
+#include "frost/io/image_ref.hpp"
+#include "frost/io/spider.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/metadata/xmipp_relion.hpp"
 
@@ -60,6 +63,38 @@ void write_results(const meta::Block& block, const std::string& xmd_path, const 
   particles.set_column("rlnOpticsGroup", std::vector<std::int64_t>(particles.rows(), 1));
   star.blocks().push_back(std::move(particles));
   star.write(star_path);
+}
+
+void write_updated_references(const std::string& base, const align::ClassAverages& classes, const ReferenceInfo& refs,
+                              const meta::Block& block, const std::vector<align::Assignment>& rows) {
+  const std::string stk = base + ".stk", xmd_path = base + ".xmd";
+  io::write_spider_stack(stk, classes.averages.cview());
+  meta::MetadataFile xmd(meta::Dialect::Xmipp);
+  meta::Block& summary = xmd.add_block("classes");
+  const std::size_t n_ref = classes.counts.size();
+  std::vector<std::int64_t> ids(n_ref), counts(n_ref);
+  std::vector<std::string> images(n_ref);
+  for (std::size_t r = 0; r < n_ref; ++r) {
+    ids[r] = refs.ids[r];
+    counts[r] = static_cast<std::int64_t>(classes.counts[r]);
+    images[r] = io::make_image_address(static_cast<index_t>(r), stk);
+  }
+  summary.set_column("ref", ids);
+  summary.set_column("image", images);
+  summary.set_column("classCount", counts);
+  std::vector<std::vector<std::size_t>> by_ref(n_ref);
+  for (std::size_t k = 0; k < rows.size(); ++k) by_ref[rows[k].reference].push_back(k);
+  for (std::size_t r = 0; r < n_ref; ++r) {
+    if (by_ref[r].empty()) continue;
+    char name[40];
+    std::snprintf(name, sizeof name, "class%06lld_images", static_cast<long long>(refs.ids[r]));
+    meta::Block members = block;
+    members.keep_rows(by_ref[r]);
+    if (members.has("maxCC")) members.remove_column("maxCC");
+    members.set_name(name);
+    xmd.blocks().push_back(std::move(members));
+  }
+  xmd.write(xmd_path);
 }
 
 void write_cc_matrix(const std::string& path, const std::vector<float>& cc) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "frost/alignment/class_averages.hpp"
 #include "frost/alignment/settings.hpp"
 #include "frost/alignment/significance.hpp"
 #include "frost/metadata/block.hpp"
@@ -23,6 +24,13 @@ meta::Block result_block(const ImageTable& images, const ReferenceInfo& refs,
 /// (optics block with `pixel_size` and `box`, shifts in Å) at `star_path`; both atomically.
 void write_results(const meta::Block& block, const std::string& xmd_path, const std::string& star_path,
                    double pixel_size, int box);
+
+/// @brief `--oUpdatedRefs` (§7.2): the averages as a SPIDER stack `<base>.stk` and `<base>.xmd`
+/// with block `classes` (ref, image = k@<base>.stk, classCount) and, per reference with rows,
+/// block `class%06d_images` (its rows of `block`, without maxCC); both atomically. `block`
+/// holds one row per entry of `rows`, in that order (result_block).
+void write_updated_references(const std::string& base, const align::ClassAverages& classes, const ReferenceInfo& refs,
+                              const meta::Block& block, const std::vector<align::Assignment>& rows);
 
 /// @brief The N_ref × N_img float32 CC matrix, row = reference, raw little-endian, atomically.
 void write_cc_matrix(const std::string& path, const std::vector<float>& cc);

@@ -1,17 +1,23 @@
 // frost_align_significant end to end (align-significant.md §12.3 tests 11-12, §12.4 on a small
-// scale, MPI merge): data from the analytic phantom written as MRCS + Xmipp metadata, the
-// program run as a user would, its outputs read back through the library.
+// scale and tests 18 and 20, MPI merge): data from the analytic phantom written as MRCS + Xmipp
+// metadata, the program run as a user would, its outputs read back through the library.
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
 
+#include "../unit/alignment/recovery_fixture.hpp" // the §12.4 draw and scores of the library tests
 #include "frost/alignment/analytic_phantom.hpp"
 #include "frost/alignment/directions.hpp"
+#include "frost/geometry/projection.hpp"
+#include "frost/geometry/symmetry.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/test/support.hpp"
@@ -19,17 +25,70 @@
 namespace frost {
 namespace {
 
-int run_cmd(const std::string& cmd) {
-  const int status = std::system((cmd + " >/dev/null 2>&1").c_str());
+int run_cmd(const std::string& cmd, const std::string& log = "/dev/null") {
+  const int status = std::system((cmd + " >" + log + " 2>&1").c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
-int align(const std::string& args) { return run_cmd(std::string(FROST_ALIGN_EXE) + " --device cpu --thr 1 " + args); }
+int align(const std::string& args, int threads = 1, const std::string& log = "/dev/null") {
+  return run_cmd(std::string(FROST_ALIGN_EXE) + " --device cpu --thr " + std::to_string(threads) + " " + args, log);
+}
 bool exists(const std::string& p) { return access(p.c_str(), F_OK) == 0; }
 std::string slurp(const std::string& p) {
   std::ifstream f(p);
   std::stringstream s;
   s << f.rdbuf();
   return s.str();
+}
+
+/// `refs` as <base>.mrcs plus the gallery metadata <base>.xmd (image, ref = first_id + k,
+/// angleRot, angleTilt).
+void write_gallery(const std::string& base, const Image<float>& refs, const std::vector<geom::EulerAngles>& dirs,
+                   std::int64_t first_id) {
+  meta::MetadataFile md(meta::Dialect::Xmipp);
+  meta::Block& b = md.add_block("");
+  std::vector<std::string> names;
+  std::vector<double> rot, tilt;
+  std::vector<std::int64_t> ids;
+  for (std::size_t r = 0; r < dirs.size(); ++r) {
+    names.push_back(std::to_string(r + 1) + "@" + base + ".mrcs");
+    rot.push_back(dirs[r].rot);
+    tilt.push_back(dirs[r].tilt);
+    ids.push_back(first_id + std::int64_t(r));
+  }
+  io::write_image(base + ".mrcs", refs.cview());
+  b.set_column("image", names);
+  b.set_column("ref", ids);
+  b.set_column("angleRot", rot);
+  b.set_column("angleTilt", tilt);
+  md.write(base + ".xmd");
+}
+
+/// `imgs` as <base>.mrcs plus <base>.xmd listing the first `count` of them (all when < 0).
+void write_images(const std::string& base, const Image<float>& imgs, index_t count = -1) {
+  meta::MetadataFile md(meta::Dialect::Xmipp);
+  std::vector<std::string> names;
+  for (index_t k = 0; k < (count < 0 ? imgs.shape().n : count); ++k)
+    names.push_back(std::to_string(k + 1) + "@" + base + ".mrcs");
+  io::write_image(base + ".mrcs", imgs.cview());
+  md.add_block("").set_column("image", names);
+  md.write(base + ".xmd");
+}
+
+/// From an output file: each image's first row (its best reference) and its row for the true
+/// reference (`found` false when missing). Reference ids are gallery index + first_id.
+void read_estimates(const std::string& xmd, const std::vector<align::recovery::TruePose>& truth, std::int64_t first_id,
+                    std::vector<align::recovery::Estimate>& best, std::vector<align::recovery::Estimate>& at_truth) {
+  const meta::Block b = meta::read_block(xmd);
+  const auto ref = b.ints("ref"), index = b.ints("imageIndex");
+  const auto psi = b.doubles("anglePsi"), sx = b.doubles("shiftX"), sy = b.doubles("shiftY");
+  best.assign(truth.size(), {});
+  at_truth.assign(truth.size(), {});
+  for (std::size_t k = 0; k < b.rows(); ++k) {
+    const std::size_t i = static_cast<std::size_t>(index[k] - 1), r = static_cast<std::size_t>(ref[k] - first_id);
+    const align::recovery::Estimate e{true, r, psi[k], sx[k], sy[k]};
+    if (!best[i].found) best[i] = e; // rows of an image come in decreasing vote
+    if (r == truth[i].ref) at_truth[i] = e;
+  }
 }
 
 constexpr int kX = 32, kRefs = 24, kImages = 16;
@@ -43,24 +102,9 @@ protected:
     const auto blobs = align::phantom_blobs(align::PhantomKind::Sharp);
     const auto dirs = align::fibonacci_directions(kRefs);
     Image<float> refs(Shape::image(kX, kX, kRefs));
-    meta::MetadataFile rmd(meta::Dialect::Xmipp);
-    meta::Block& rb = rmd.add_block("");
-    std::vector<std::string> names;
-    std::vector<double> rot, tilt;
-    std::vector<std::int64_t> ids;
-    for (int r = 0; r < kRefs; ++r) {
+    for (int r = 0; r < kRefs; ++r)
       align::render_projection(blobs, kX, dirs[std::size_t(r)], 0, 0, refs.data() + std::size_t(r) * kX * kX);
-      names.push_back(std::to_string(r + 1) + "@" + file("refs.mrcs"));
-      rot.push_back(dirs[std::size_t(r)].rot);
-      tilt.push_back(dirs[std::size_t(r)].tilt);
-      ids.push_back(100 + r);
-    }
-    io::write_image(file("refs.mrcs"), refs.cview());
-    rb.set_column("image", names);
-    rb.set_column("ref", ids);
-    rb.set_column("angleRot", rot);
-    rb.set_column("angleTilt", tilt);
-    rmd.write(file("refs.xmd"));
+    write_gallery(file("refs"), refs, dirs, 100);
 
     // Image rows: row 3 is disabled (its image is garbage: it must not be used).
     const int rows = kImages + 1;
@@ -154,6 +198,52 @@ TEST_F(AlignApp, RecoversPosesAndWritesTheSpecLabels) {
   EXPECT_EQ(slurp(file("cc.bin")).size(), std::size_t(kRefs) * kImages * sizeof(float));
 }
 
+// §7.2 --oUpdatedRefs: <odir>/<base>.stk (SPIDER, one average per reference) and <base>.xmd with
+// block classes (ref, image = k@<base>.stk, classCount) and class%06d_images per non-empty
+// reference, whose rows are the output's rows of that reference without maxCC.
+TEST_F(AlignApp, UpdatedReferencesAsScipionReadsThem) {
+  const std::string odir = file("classes_out");
+  ASSERT_EQ(align(base() + "-o angles.xmd --odir " + odir + " --oUpdatedRefs classes"), 0);
+  const meta::Block rows = meta::read_block(odir + "/angles.xmd");
+  const io::LoadedImage stk = io::read_stack(odir + "/classes.stk");
+  ASSERT_EQ(stk.image.shape(), Shape::image(kX, kX, kRefs));
+  const meta::MetadataFile xmd = meta::MetadataFile::read(odir + "/classes.xmd");
+  const meta::Block& classes = xmd.block("classes");
+  ASSERT_EQ(classes.rows(), std::size_t(kRefs));
+  const auto ids = classes.ints("ref"), counts = classes.ints("classCount");
+  const auto images = classes.strings("image");
+  const auto row_refs = rows.ints("ref");
+  std::int64_t total = 0;
+  int non_empty = 0;
+  for (int r = 0; r < kRefs; ++r) {
+    EXPECT_EQ(ids[std::size_t(r)], 100 + r);
+    char want[64];
+    std::snprintf(want, sizeof want, "%06d@", r + 1);
+    EXPECT_EQ(images[std::size_t(r)], want + odir + "/classes.stk");
+    const std::int64_t n = std::count(row_refs.begin(), row_refs.end(), ids[std::size_t(r)]);
+    EXPECT_EQ(counts[std::size_t(r)], n) << "reference " << ids[std::size_t(r)];
+    total += counts[std::size_t(r)];
+    const float* avg = stk.image.data() + std::size_t(r) * kX * kX;
+    const auto [lo, hi] = std::minmax_element(avg, avg + kX * kX);
+    char name[40];
+    std::snprintf(name, sizeof name, "class%06d_images", 100 + r);
+    if (n == 0) {
+      EXPECT_EQ(*lo, 0.0f) << "an empty class is a zero image";
+      EXPECT_EQ(*hi, 0.0f);
+      EXPECT_EQ(xmd.find(name), nullptr);
+      continue;
+    }
+    ++non_empty;
+    EXPECT_LT(*lo, *hi) << "average of reference " << ids[std::size_t(r)] << " is constant";
+    const meta::Block& members = xmd.block(name);
+    EXPECT_EQ(std::int64_t(members.rows()), n);
+    EXPECT_FALSE(members.has("maxCC"));
+    EXPECT_TRUE(members.has("corrIdx") && members.has("anglePsi") && members.has("image"));
+  }
+  EXPECT_EQ(total, std::int64_t(rows.rows()));
+  EXPECT_GT(non_empty, 1);
+}
+
 TEST_F(AlignApp, KeepBestNAsFloatTextAndOutputDirectory) {
   ASSERT_EQ(align(base() + "--keepBestN 2.000000 --odir " + file("sub/dir") + " -o best2.xmd"), 0);
   const meta::Block b = meta::read_block(file("sub/dir/best2.xmd"));
@@ -197,21 +287,106 @@ TEST_F(AlignApp, BadArgumentsAndInputsGiveClearExitCodes) {
   EXPECT_FALSE(exists(file("bad.xmd")));
 }
 
-TEST_F(AlignApp, VolumeModeGalleryCount) {
-  // Voxelised sharp phantom at 32^3, 30° sampling: Xmipp-like count 41258/30² ≈ 46 for c1, /4 for c4.
-  const auto blobs = align::to_simulate_blobs(align::phantom_blobs(align::PhantomKind::Sharp), kX);
+// Test 18: test 13's phantom and 46 references (64 px) with only 20 images at SNR 0.1 (draw
+// seed 18, noise seeds 1000 + i), so --allowInputSwap swaps the sets: exact reference ≥ 80 % with
+// and without the swap, best references agreeing for ≥ 85 % (prototype: 95 %, 100 %, 95 %).
+// Through the program because the swap lives there (main.cpp), not in the library.
+TEST_F(AlignApp, InputSwapFindsTheSameReferences) {
+  using namespace align::recovery;
+  const PhantomSet d = analytic_set(64, 46, 20, 0.1, 18);
+  write_gallery(file("swap_refs"), d.refs, d.dirs, 0);
+  write_images(file("swap_imgs"), d.images);
+  const std::string args = "-i " + file("swap_imgs.xmd") + " -r " + file("swap_refs.xmd") + " -o ";
+  std::vector<Estimate> best[2], at_truth[2];
+  for (int swap = 0; swap < 2; ++swap) {
+    const std::string out = file(swap ? "swapped.xmd" : "unswapped.xmd");
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_EQ(align(args + out + (swap ? " --allowInputSwap" : ""), 1, file("swap.log")), 0);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // The program's warning is the evidence that the sets were really exchanged.
+    const bool warned = slurp(file("swap.log")).find("--allowInputSwap: aligning the references") != std::string::npos;
+    EXPECT_EQ(warned, swap == 1);
+    read_estimates(out, d.truth, 0, best[swap], at_truth[swap]);
+    const Scores o = score(d.truth, best[swap], at_truth[swap], d.dirs, 0.0);
+    std::printf("test 18 (%s, seed 18, 20 images x 46 refs, %.2f s): exact %.1f %%, psi median %.2f deg, shift "
+                "median %.2f px\n",
+                swap ? "swapped" : "unswapped", secs, 100 * o.exact, o.psi_median, o.shift_median);
+    EXPECT_GE(o.exact, 0.80) << (swap ? "swapped" : "unswapped");
+  }
+  int agree = 0;
+  for (std::size_t i = 0; i < d.truth.size(); ++i)
+    agree += best[0][i].found && best[1][i].found && best[0][i].ref == best[1][i].ref;
+  std::printf("test 18: best reference agreement %.1f %%\n", 100.0 * agree / double(d.truth.size()));
+  EXPECT_GE(agree, 17); // 85 % of 20
+}
+
+// Test 20: the toolkit's own projector on the voxelised sharp phantom (64³), --sampling 15: the
+// gallery has 184 ± 10 % directions with c1 and 184/4 ± 15 % with c4, and test 13's requirements
+// hold for images projected by the same projector at gallery directions with psi, shift and
+// noise (SNR 0.1, draw seed 20, noise seeds 1000 + i, 100 images as in the spec).
+// --keepBestN = gallery size, so every image also has its row for the true reference.
+// Default sub-pixel mode only: the mode does not interact with the volume mode and test 13 runs
+// both (measured with --subpixel none on this draw: 87 % exact, psi median 1.00 deg; twice the
+// time). Note on the spec: "exact reference ≥ 85 %" comes from test 13's 46-reference gallery;
+// with these 183 references (test 14's density, where the spec asks only ≥ 55 %) it depends on the
+// draw: seeds 20-23 gave 90, 84, 84, 93 % (default) and 87, 80, 81, 88 % (none). Seed 20 is the
+// test number, not a pick; misses are mostly neighbouring references with CCs within 0.01.
+TEST_F(AlignApp, VolumeModeSharpPhantom64) {
+  using namespace align::recovery;
+  constexpr int x = 64, n_img = 100;
+  const auto blobs = align::to_simulate_blobs(align::phantom_blobs(align::PhantomKind::Sharp), x);
+  const Image<float> vol = sim::render_blobs(x, blobs);
   io::MrcWriteOptions o;
   o.content = io::Content::Volume;
-  io::write_image(file("vol.mrc"), sim::render_blobs(kX, blobs).cview(), o);
-  for (const auto& [sym, lo, hi] : {std::tuple<std::string, int, int>{"c1", 41, 51}, {"c4", 10, 13}}) {
-    ASSERT_EQ(align("-i " + file("imgs.xmd") + " --volume " + file("vol.mrc") + " --sampling 30 --sym " + sym +
-                    " --save-gallery " + file("gal_" + sym) + " -o " + file("vol_" + sym + ".xmd")),
-              0);
-    const meta::Block g = meta::read_block(file("gal_" + sym + ".xmd"));
-    EXPECT_GE(int(g.rows()), lo) << sym;
-    EXPECT_LE(int(g.rows()), hi) << sym;
-    EXPECT_EQ(meta::read_block(file("vol_" + sym + ".xmd")).rows(), std::size_t(kImages)) << sym;
+  io::write_image(file("vol64.mrc"), vol.cview(), o);
+
+  // The program numbers the gallery in the order of gallery_directions (ref = index), checked below.
+  const auto dirs = align::gallery_directions(15, geom::parse_symmetry("c1"));
+  const auto truth = draw_poses(dirs.size(), n_img, x, 20);
+  Image<float> imgs(Shape::image(x, x, n_img));
+  for (index_t i = 0; i < n_img; ++i) {
+    const TruePose& t = truth[std::size_t(i)];
+    geom::EulerAngles pose = dirs[t.ref];
+    pose.psi = t.psi;
+    geom::project_real_space(vol.cview(), geom::euler_to_matrix(pose), t.dx, t.dy, imgs.view().item(i));
+    align::add_noise(imgs.view().item(i).data, std::size_t(x) * x, 0.1, noise_seed(int(i)));
   }
+  write_images(file("vol_imgs"), imgs);
+  write_images(file("vol_two"), imgs, 2); // enough for the c4 count
+
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(align("-i " + file("vol_imgs.xmd") + " --volume " + file("vol64.mrc") + " --sampling 15 --sym c1" +
+                      " --save-gallery " + file("gal_c1") + " --keepBestN " + std::to_string(dirs.size()) + " -o " +
+                      file("vol_c1.xmd"),
+                  2),
+            0);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const meta::Block g = meta::read_block(file("gal_c1.xmd"));
+  ASSERT_EQ(g.rows(), dirs.size());
+  const auto grot = g.doubles("angleRot"), gtilt = g.doubles("angleTilt");
+  for (std::size_t r = 0; r < dirs.size(); ++r) {
+    EXPECT_NEAR(grot[r], dirs[r].rot, 1e-3) << r;
+    EXPECT_NEAR(gtilt[r], dirs[r].tilt, 1e-3) << r;
+  }
+  std::vector<Estimate> best, at_truth;
+  read_estimates(file("vol_c1.xmd"), truth, 0, best, at_truth);
+  const Scores s = score(truth, best, at_truth, dirs, 1.5 * median_spacing(dirs));
+  std::printf("test 20 (parabolic, seed 20, %d images x %zu refs, 2 threads, %.2f s with projection and I/O): "
+              "correct %.1f %% (within 1.5 x spacing %.1f %%), psi median %.2f p90 %.2f deg, shift median %.2f p90 "
+              "%.2f px, true-ref psi > 10 deg %.1f %%\n",
+              n_img, dirs.size(), secs, 100 * s.exact, 100 * s.near, s.psi_median, s.psi_p90, s.shift_median,
+              s.shift_p90, 100 * s.true_ref_psi_over_10);
+  expect_test13(s);
+  EXPECT_GE(double(dirs.size()), 0.9 * 184);
+  EXPECT_LE(double(dirs.size()), 1.1 * 184);
+
+  ASSERT_EQ(align("-i " + file("vol_two.xmd") + " --volume " + file("vol64.mrc") + " --sampling 15 --sym c4" +
+                  " --save-gallery " + file("gal_c4") + " -o " + file("vol_c4.xmd")),
+            0);
+  const std::size_t c4 = meta::read_block(file("gal_c4.xmd")).rows();
+  std::printf("test 20: gallery count %zu (c1, 184 +- 10 %%), %zu (c4, 46 +- 15 %%)\n", dirs.size(), c4);
+  EXPECT_GE(double(c4), 0.85 * 184 / 4);
+  EXPECT_LE(double(c4), 1.15 * 184 / 4);
 }
 
 #ifdef FROST_MPIEXEC

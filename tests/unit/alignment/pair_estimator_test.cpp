@@ -1,68 +1,22 @@
 // Per-pair estimator (align-significant.md §12.2, tests 7, 7b, 8, 9) on the analytic phantom.
 #include <algorithm>
 #include <cmath>
-#include <random>
+#include <cstdio>
 #include <vector>
 
-#include "frost/alignment/analytic_phantom.hpp"
 #include "frost/alignment/pair_aligner.hpp"
-#include "frost/test/support.hpp"
+#include "recovery_fixture.hpp"
 
 namespace frost::align {
 namespace {
 
-double angle_error(double a, double b) {
-  const double d = std::fmod(std::abs(a - b), 360.0);
-  return std::min(d, 360.0 - d);
-}
+using namespace recovery;
 
-struct Sample {
-  double psi, dx, dy;
-  Image<float> image;
-};
-
-/// `count` images of one view with psi uniform in [0, 360) and displacements uniform in the
-/// square ±max_shift (seeded mt19937 through the portable uniform01).
-std::vector<Sample> samples(const std::vector<PhantomBlob>& blobs, int x, geom::EulerAngles view, int count,
-                            double max_shift, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  auto u = [&] {
-    const std::uint32_t a = rng(), b = rng();
-    return uniform01(a, b);
-  };
-  std::vector<Sample> out;
-  for (int k = 0; k < count; ++k) {
-    Sample s;
-    s.psi = 360 * u();
-    s.dx = (2 * u() - 1) * max_shift;
-    s.dy = (2 * u() - 1) * max_shift;
-    view.psi = s.psi;
-    s.image = render_projection(blobs, x, view, s.dx, s.dy);
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
-struct Errors {
-  double max_psi = 0, max_shift = 0, min_cc = 2;
-  int failures = 0; ///< psi error > 2 deg or shift error > 1 px
-};
-
-Errors evaluate(CpuPairAligner& aligner, const ReferenceData& ref, const std::vector<Sample>& set,
-                const AlignSettings& s) {
-  Errors e;
-  for (const Sample& smp : set) {
-    const PairResult r = aligner.align(ref, smp.image.data(), nullptr, s);
-    const PoseParameters p = pose_parameters(r.pose);
-    // Ground truth: psi = the rendered psi, shift = -displacement (§2).
-    const double ep = angle_error(p.psi, smp.psi);
-    const double es = std::hypot(p.shift_x + smp.dx, p.shift_y + smp.dy);
-    e.max_psi = std::max(e.max_psi, ep);
-    e.max_shift = std::max(e.max_shift, es);
-    e.min_cc = std::min(e.min_cc, double(r.cc));
-    if (ep > 2.0 || es > 1.0) ++e.failures;
-  }
-  return e;
+PoseErrors evaluate(CpuPairAligner& aligner, const ReferenceData& ref, const std::vector<Sample>& set,
+                    const AlignSettings& s) {
+  std::vector<PairResult> results;
+  for (const Sample& smp : set) results.push_back(aligner.align(ref, smp.image.data(), nullptr, s));
+  return pose_errors(results, set);
 }
 
 // Test 7, X = 64, smooth phantom, view (30, 60), shifts in ±5 px. Scaled: 50 images instead of 100
@@ -89,22 +43,14 @@ TEST(PairEstimator, NoiseFreeRecoverySmoothPhantom) {
   none5.iters = 5;
   AlignSettings para5;
   para5.iters = 5;
-  const Errors en = evaluate(aligner, ref, set, none), en5 = evaluate(aligner, ref, set, none5);
-  const Errors ep = evaluate(aligner, ref, set, AlignSettings{}), ep5 = evaluate(aligner, ref, set, para5);
+  const PoseErrors en = evaluate(aligner, ref, set, none), en5 = evaluate(aligner, ref, set, none5);
+  const PoseErrors ep = evaluate(aligner, ref, set, AlignSettings{}), ep5 = evaluate(aligner, ref, set, para5);
 
-  EXPECT_LE(en5.max_psi, 1.25 * delta) << "none, 5 iterations: psi";
-  EXPECT_LE(en5.max_shift, 1.0) << "none, 5 iterations: shift";
-  EXPECT_GE(en5.min_cc, 0.99) << "none, 5 iterations: cc";
-  EXPECT_LE(ep5.max_psi, 0.15) << "parabolic, 5 iterations: psi";
-  EXPECT_LE(ep5.max_shift, 0.1) << "parabolic, 5 iterations: shift";
-  EXPECT_GE(ep5.min_cc, 0.999) << "parabolic, 5 iterations: cc";
-
-  EXPECT_LE(en.max_psi, 1.25 * delta) << "none, 3 iterations: psi";
-  EXPECT_LE(en.max_shift, 1.0) << "none, 3 iterations: shift";
-  EXPECT_GE(en.min_cc, 0.99) << "none, 3 iterations: cc";
-  EXPECT_LE(ep.max_psi, 0.75) << "parabolic, 3 iterations: psi";
-  EXPECT_LE(ep.max_shift, 0.1) << "parabolic, 3 iterations: shift";
-  EXPECT_GE(ep.min_cc, 0.999) << "parabolic, 3 iterations: cc";
+  // Bounds in recovery_fixture.hpp (test7_bounds), so test 19 holds mirrored images to the same ones.
+  expect_within(en5, test7_bounds(none5, delta), "none, 5 iterations");
+  expect_within(ep5, test7_bounds(para5, delta), "parabolic, 5 iterations");
+  expect_within(en, test7_bounds(none, delta), "none, 3 iterations");
+  expect_within(ep, test7_bounds(AlignSettings{}, delta), "parabolic, 3 iterations");
   std::printf("test 7 (50 images, max psi / max shift / min cc): none %.3f deg %.3f px %.5f (5 iters %.3f %.3f %.5f); "
               "parabolic %.3f deg %.3f px %.5f (5 iters %.3f %.3f %.5f)\n",
               en.max_psi, en.max_shift, en.min_cc, en5.max_psi, en5.max_shift, en5.min_cc, ep.max_psi, ep.max_shift,
@@ -126,10 +72,10 @@ TEST(PairEstimator, CaptureRangeSharpPhantomAndOrderSelection) {
     ReferenceData ref;
     aligner.prepare_reference(ref_img.data(), ref);
     const auto set = samples(blobs, x, view, 40, 5.0, 11);
-    const Errors e3 = evaluate(aligner, ref, set, AlignSettings{});
+    const PoseErrors e3 = evaluate(aligner, ref, set, AlignSettings{});
     AlignSettings five;
     five.iters = 5;
-    const Errors e5 = evaluate(aligner, ref, set, five);
+    const PoseErrors e5 = evaluate(aligner, ref, set, five);
     EXPECT_LE(e3.failures, 6) << "view " << view.rot << ": 3 iterations";   // 15 % of 40
     EXPECT_LE(e5.failures, 1) << "view " << view.rot << ": 5 iterations";   // 3 % of 40
 
