@@ -21,6 +21,7 @@
 #include "frost/motion/power_spectrum.hpp"
 #include "frost/motion/render_movie.hpp"
 #include "loaded_movie.hpp"
+#include "pictures.hpp"
 #include "relion_export.hpp"
 #include "xmipp_export.hpp"
 
@@ -88,7 +89,8 @@ private:
 
 bool wants_images(const OutputPaths& out) {
   return !out.micrograph.empty() || !out.micrograph_nodw.empty() || !out.initial.empty() ||
-         !out.aligned_stack.empty() || !out.halves_root.empty() || !out.psd.empty();
+         !out.aligned_stack.empty() || !out.halves_root.empty() || !out.psd.empty() || !out.thumbnail.empty() ||
+         !out.psd_picture.empty();
 }
 
 void write_images(const OutputPaths& out, const AlignOptions& o, motion::FrameSums& sums, double pixel_size) {
@@ -101,14 +103,18 @@ void write_images(const OutputPaths& out, const AlignOptions& o, motion::FrameSu
     w.image(out.halves_root + "_ODD.mrc", sums.odd);
   }
   if (!out.aligned_stack.empty()) w.stack(out.aligned_stack, sums.aligned_frames);
-  if (!out.psd.empty()) {
+  if (!out.thumbnail.empty())
+    write_thumbnail(out.thumbnail, o.dose_weight ? sums.dose_weighted : sums.aligned, o.thumbnail_size);
+  if (!out.psd.empty() || !out.psd_picture.empty()) {
     const index_t side = std::min(sums.aligned.shape().x, sums.aligned.shape().y);
     index_t n = o.psd_size;
     if (n > side) {
       n = side - side % 2;
       log_warning("--psd-size " + std::to_string(o.psd_size) + " exceeds the micrograph; using " + std::to_string(n));
     }
-    w.image(out.psd, motion::mean_periodogram(sums.aligned.cview(), n));
+    const Image<float> psd = motion::mean_periodogram(sums.aligned.cview(), n);
+    if (!out.psd.empty()) w.image(out.psd, psd);
+    if (!out.psd_picture.empty()) write_psd_picture(out.psd_picture, psd);
   }
 }
 
@@ -238,11 +244,13 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
     motion::SumOptions so;
     // The plain aligned sum only where it is written or feeds the PSD (a dose-weighted
     // micrograph alone does not need it).
-    so.aligned_sum = (!out.micrograph.empty() && !o.dose_weight) || !out.micrograph_nodw.empty() || !out.psd.empty();
+    const bool micrograph = !out.micrograph.empty() || !out.thumbnail.empty();
+    so.aligned_sum = (micrograph && !o.dose_weight) || !out.micrograph_nodw.empty() || !out.psd.empty() ||
+                     !out.psd_picture.empty();
     so.unaligned_sum = !out.initial.empty();
     so.halves = !out.halves_root.empty();
     so.aligned_frames = !out.aligned_stack.empty();
-    so.dose_weighted = o.dose_weight && !out.micrograph.empty();
+    so.dose_weighted = o.dose_weight && micrograph;
     so.dose = o.dose;
     so.pixel_size = gs.pixel_size;
     so.normalization = o.normalization;
@@ -252,6 +260,9 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
     write_images(out, o, sums, gs.pixel_size);
     facts.seconds["WriteImages"] = since(t);
   }
+  if (!out.drift_plot.empty())
+    write_drift_plot(out.drift_plot, model, local ? &local->grid : nullptr, static_cast<double>(facts.processed_x),
+                     static_cast<double>(facts.processed_y));
   facts.seconds["Total"] = since(start);
   if (!frames->device_times().empty()) log_info(frames->device_times());
   write_metadata(out.alignment, facts, gs, global, local ? &*local : nullptr, model);

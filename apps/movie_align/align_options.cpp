@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "frost/core/error.hpp"
+#include "frost/picture/png.hpp"
 
 namespace frost::movie_align {
 
@@ -31,6 +32,14 @@ void define_align_options(cli::Params& p) {
   p.text_optional("--ohalves", "sums of even and odd frames: ROOT_EVN.mrc, ROOT_ODD.mrc").meta("root").in_section(kIo);
   p.text_optional("--opsd", "power spectrum of the aligned, unweighted sum").meta("psd.mrc").in_section(kIo);
   p.integer("--psd-size", 512, "PSD tile size (even)").alias("--psd_size").range(16, 8192).in_section(kIo);
+  p.text_optional("--othumbnail", "PNG thumbnail of the micrograph (as --oavg: dose weighted with --dose-weight)")
+      .meta("mic.png").in_section(kIo);
+  p.integer("--thumbnail-size", 512, "longest side of --othumbnail [px] (box-averaged down)").range(16, 8192)
+      .in_section(kIo);
+  p.text_optional("--opsd-png", "PNG of the power spectrum (as --opsd: log scale, percentile clipped)")
+      .meta("psd.png").in_section(kIo);
+  p.text_optional("--odrift-plot", "PNG drift plot: global trajectory, and the local model at the patch centres")
+      .meta("drift.png").in_section(kIo);
   p.text_optional("--ostar_motion", "RELION per-micrograph motion STAR (global shifts, model version 0)")
       .alias("--ostar-motion").meta("motion.star").in_section(kIo);
   p.flag("--float16", "write images as MRC mode 12").in_section(kIo);
@@ -147,6 +156,10 @@ void validate_align_options(const cli::Params& p) {
   const long long u = p.get_int("--eer-upsampling");
   if (u != 1 && u != 2 && u != 4) throw_usage_error("--eer-upsampling: expected 1, 2 or 4");
   if (p.get_int("--psd-size") % 2 != 0) throw_usage_error("--psd-size must be even");
+  for (const char* png : {"--othumbnail", "--opsd-png", "--odrift-plot"})
+    if (p.given(png) && !picture::png_supported())
+      throw_usage_error(std::string(png) + ": frost was built without PNG support (libpng not found at configure "
+                                           "time; install libpng-dev and configure again)");
   if (p.flag_value("--dose-weight")) {
     if (!p.given("--dose-per-frame")) throw_usage_error("--dose-weight needs --dose-per-frame");
     if (!(p.get_real("--dose-per-frame") > 0)) throw_usage_error("--dose-per-frame must be positive");
@@ -226,6 +239,7 @@ AlignOptions align_options(const cli::Params& p) {
   o.dose.voltage_kv = p.get_real("--voltage");
   o.normalization = motion::parse_sum_normalization(p.get_text("--normalize"));
   o.psd_size = static_cast<int>(p.get_int("--psd-size"));
+  o.thumbnail_size = static_cast<int>(p.get_int("--thumbnail-size"));
   o.float16 = p.flag_value("--float16");
   o.overwrite = p.flag_value("--overwrite");
   o.gpu_memory_fraction = p.get_real("--gpu-mem-fraction");
@@ -243,6 +257,9 @@ OutputPaths output_paths(const cli::Params& p) {
   o.halves_root = text("--ohalves");
   o.psd = text("--opsd");
   o.relion_motion = text("--ostar_motion");
+  o.thumbnail = text("--othumbnail");
+  o.psd_picture = text("--opsd-png");
+  o.drift_plot = text("--odrift-plot");
   return o;
 }
 

@@ -25,6 +25,9 @@ struct OutputPaths {
   std::string halves_root;  ///< --ohalves ROOT -> ROOT_EVN.mrc, ROOT_ODD.mrc
   std::string psd;          ///< --opsd
   std::string relion_motion;///< --ostar_motion
+  std::string thumbnail;    ///< --othumbnail (PNG of the --oavg micrograph)
+  std::string psd_picture;  ///< --opsd-png (PNG of the --opsd spectrum)
+  std::string drift_plot;   ///< --odrift-plot (PNG: global trajectory, local model on the patch grid)
 };
 
 /// Everything one alignment needs besides the movie path and the outputs.
@@ -44,6 +47,7 @@ struct AlignOptions {
   bool dose_known = false;             ///< --dose-per-frame given (written to the STAR)
   motion::SumNormalization normalization = motion::SumNormalization::Sum;
   int psd_size = 512;
+  int thumbnail_size = 512;            ///< --thumbnail-size: longest side of --othumbnail
   bool float16 = false;
   bool overwrite = false;              ///< batch mode: redo movies whose outputs exist
   int gpu = -1;                        ///< --device <id>: CUDA device (-1 = the CPU)

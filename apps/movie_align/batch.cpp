@@ -68,14 +68,16 @@ OutputPaths outputs_for_movie(const OutputPaths& p, const std::string& movie) {
   const std::string s = stem_of(movie);
   return {substitute(p.alignment, s),       substitute(p.micrograph, s), substitute(p.micrograph_nodw, s),
           substitute(p.initial, s),         substitute(p.aligned_stack, s), substitute(p.halves_root, s),
-          substitute(p.psd, s),             substitute(p.relion_motion, s)};
+          substitute(p.psd, s),             substitute(p.relion_motion, s),  substitute(p.thumbnail, s),
+          substitute(p.psd_picture, s),     substitute(p.drift_plot, s)};
 }
 
 void check_batch_patterns(const OutputPaths& p) {
   const std::pair<const char*, const std::string*> named[] = {
       {"-o", &p.alignment},          {"--oavg", &p.micrograph}, {"--oavg-nodw", &p.micrograph_nodw},
       {"--oavgInitial", &p.initial}, {"--oaligned", &p.aligned_stack}, {"--ohalves", &p.halves_root},
-      {"--opsd", &p.psd},            {"--ostar_motion", &p.relion_motion}};
+      {"--opsd", &p.psd},            {"--ostar_motion", &p.relion_motion}, {"--othumbnail", &p.thumbnail},
+      {"--opsd-png", &p.psd_picture}, {"--odrift-plot", &p.drift_plot}};
   for (const auto& [option, value] : named)
     if (!value->empty() && value->find("{movie}") == std::string::npos)
       throw_usage_error(std::string(option) + " " + *value +

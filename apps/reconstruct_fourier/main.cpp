@@ -2,6 +2,7 @@
 // kernel, gather insertion, point-group symmetry and half maps, on the CPU, GPUs and MPI ranks
 // (spec fourier-reconstruction.md; options follow Xmipp's reconstruct_fourier, §6).
 #include <algorithm>
+#include <filesystem>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +21,7 @@
 #include "frost/fft/size_advisor.hpp"
 #include "frost/geometry/symmetry.hpp"
 #include "frost/io/image_io.hpp"
+#include "frost/picture/png.hpp"
 #include "frost/reconstruction/finalise.hpp"
 #include "frost/reconstruction/fsc.hpp"
 #include "frost/reconstruction/reconstruct.hpp"
@@ -81,6 +83,9 @@ protected:
         .in_section("Input/output");
     p.text_optional("--reference", "also report the FSC of the map against this map (e.g. a known phantom); "
                                    "written to <root>_fsc_reference.txt").meta("ref.mrc").in_section("Input/output");
+    p.flag("--pictures", "also write PNG pictures: <root>_sections.png (central xy, xz, yz sections of the map) "
+                         "and the FSC curves beside their text files (<root>_fsc.png, <root>_fsc_reference.png)")
+        .in_section("Input/output");
     p.integer("--class", 0, "use only particles of this class (rlnClassNumber / ref3d); 0 = all").at_least(0)
         .in_section("Input/output");
 
@@ -148,6 +153,9 @@ protected:
     if (params().flag_value("--halves") && params().get_int("--subset") != 0)
       throw_usage_error("--halves and --subset exclude each other");
     geom::parse_symmetry(params().get_text("--sym")); // unknown names are usage errors, reported now
+    if (params().flag_value("--pictures") && !picture::png_supported())
+      throw_usage_error("--pictures: frost was built without PNG support (libpng not found at configure time; "
+                        "install libpng-dev and configure again)");
   }
 
   int run() override {
@@ -237,7 +245,14 @@ private:
     const auto t_start = Clock::now();
     const std::string input = params().get_text("-i");
     const std::string output = params().get_text("-o");
+    if (rank == 0) { // as the other programs: the output's folder is created
+      const std::filesystem::path parent = std::filesystem::path(output).parent_path();
+      std::error_code ec;
+      if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+      if (ec) throw_input_error(parent.string(), "cannot create the output directory: " + ec.message());
+    }
     const bool halves = params().flag_value("--halves");
+    const bool pictures = params().flag_value("--pictures");
     const int subset = static_cast<int>(params().get_int("--subset"));
 
     app::ParticleTableOptions topt;
@@ -365,6 +380,10 @@ private:
       const recon::FscCurve fsc = recon::fsc_volumes(h1.cview(), h2.cview(), pixel);
       app::write_fsc_star(root + "_fsc.star", fsc);
       app::write_fsc_text(root + "_fsc.txt", fsc);
+      if (pictures) {
+        app::write_fsc_png(root + "_fsc.png", fsc);
+        log_info("wrote " + root + "_fsc.png");
+      }
       char line[160];
       std::snprintf(line, sizeof line, "half-map FSC: %.2f A at 0.143, %.2f A at 0.5 (%s_fsc.star)",
                     fsc.resolution_0143(), fsc.resolution_05(), root.c_str());
@@ -374,6 +393,11 @@ private:
     }
     times.finalise = since(t_fin) - write_s;
     timed_write(output, full);
+    if (pictures) {
+      const std::string png = app::output_root(output) + "_sections.png";
+      app::write_sections_png(png, full);
+      log_info("wrote " + png);
+    }
     times.write = write_s;
     if (params().given("--reference")) report_reference_fsc(full, pixel, app::output_root(output));
 
@@ -405,7 +429,8 @@ private:
       throw_input_error(ref_path, "reference is " + to_string(ref.image.shape()) + " but the map is " +
                                       to_string(map.shape()));
     const recon::FscCurve fsc = recon::fsc_volumes(map.cview(), ref.image.cview(), pixel);
-    app::write_fsc_text(root + "_fsc_reference.txt", fsc);
+    app::write_fsc_text(root + "_fsc_reference.txt", fsc, "against the reference map");
+    if (params().flag_value("--pictures")) app::write_fsc_png(root + "_fsc_reference.png", fsc);
     char line[200];
     std::snprintf(line, sizeof line, "FSC against %s: %.2f A at 0.5, %.2f A at 0.143 (%s_fsc_reference.txt)",
                   ref_path.c_str(), fsc.resolution_05(), fsc.resolution_0143(), root.c_str());

@@ -7,6 +7,8 @@
 #include "frost/core/atomic_file.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/metadata_file.hpp"
+#include "frost/picture/figures.hpp"
+#include "frost/picture/png.hpp"
 
 namespace frost::app {
 
@@ -53,10 +55,10 @@ void write_fsc_star(const std::string& path, const recon::FscCurve& fsc) {
   file.write(path);
 }
 
-void write_fsc_text(const std::string& path, const recon::FscCurve& fsc) {
+void write_fsc_text(const std::string& path, const recon::FscCurve& fsc, const std::string& what) {
   std::ostringstream os;
   char line[160];
-  os << "# FSC between the half maps; resolution at FSC 0.143: " << fsc.resolution_0143()
+  os << "# FSC " << what << "; resolution at FSC 0.143: " << fsc.resolution_0143()
      << " A, at 0.5: " << fsc.resolution_05() << " A\n";
   os << "# shell  frequency[1/A]  resolution[A]  FSC\n";
   for (std::size_t s = 0; s < fsc.fsc.size(); ++s) {
@@ -65,6 +67,17 @@ void write_fsc_text(const std::string& path, const recon::FscCurve& fsc) {
     os << line;
   }
   write_text_file_atomic(path, os.str());
+}
+
+void write_sections_png(const std::string& path, const Image<float>& volume) {
+  picture::write_png(path, picture::central_sections(volume.cview()));
+}
+
+void write_fsc_png(const std::string& path, const recon::FscCurve& fsc) {
+  picture::FscFigure f;
+  for (std::size_t s = 0; s < fsc.fsc.size(); ++s) f.frequency.push_back(fsc.frequency(static_cast<index_t>(s)));
+  f.fsc = fsc.fsc;
+  picture::write_png(path, picture::fsc_figure(f));
 }
 
 } // namespace frost::app

@@ -1,7 +1,8 @@
 #pragma once
 /// @file outputs.hpp
 /// @brief What frost_reconstruct_fourier writes (fourier-reconstruction.md §5.10): maps as
-/// float32 MRC with the pixel size set, the half-map FSC as a STAR table and as text; all atomic.
+/// float32 MRC with the pixel size set, the half-map FSC as a STAR table and as text, and with
+/// --pictures PNGs of the map's central sections and of the FSC curves; all atomic.
 #include <string>
 
 #include "frost/core/image.hpp"
@@ -18,6 +19,12 @@ void write_map(const std::string& path, const Image<float>& volume, double pixel
 /// rlnFourierShellCorrelation (RELION's postprocess labels), atomically.
 void write_fsc_star(const std::string& path, const recon::FscCurve& fsc);
 /// Plain text: shell, frequency [1/A], resolution [A], FSC; header lines start with '#'.
-void write_fsc_text(const std::string& path, const recon::FscCurve& fsc);
+void write_fsc_text(const std::string& path, const recon::FscCurve& fsc,
+                    const std::string& what = "between the half maps");
+
+/// PNG of the central xy, xz and yz sections of the map, side by side (picture::central_sections).
+void write_sections_png(const std::string& path, const Image<float>& volume);
+/// PNG of the FSC against spatial frequency [1/A] with dashed lines at 0.143 and 0.5.
+void write_fsc_png(const std::string& path, const recon::FscCurve& fsc);
 
 } // namespace frost::app

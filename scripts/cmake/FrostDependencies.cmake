@@ -21,6 +21,12 @@ if(FROST_USE_TIFF AND NOT TIFF_FOUND)
   message(FATAL_ERROR "FROST_USE_TIFF=ON but libtiff was not found")
 endif()
 
+find_package(PNG QUIET)
+option(FROST_USE_PNG "Write PNG pictures: thumbnails, power spectra, drift and FSC plots (libpng)" ${PNG_FOUND})
+if(FROST_USE_PNG AND NOT PNG_FOUND)
+  message(FATAL_ERROR "FROST_USE_PNG=ON but libpng was not found")
+endif()
+
 find_package(HDF5 QUIET COMPONENTS C)
 option(FROST_USE_HDF5 "Read EMAN2 .hdf stacks (HDF5 C library)" ${HDF5_FOUND})
 if(FROST_USE_HDF5 AND NOT HDF5_FOUND)

@@ -2,7 +2,8 @@
 // align it, read the outputs back; global shifts against the truth STAR; the sign convention on a
 // movie whose content moves +1 px per frame (frost STAR, RELION STAR, Xmipp XMD, warped frames);
 // binning keeps shifts in raw pixels; the trajectories subcommand reproduces the fitted shifts;
-// bad input gives the documented exit codes and no output; batch mode goes on after a failure.
+// bad input gives the documented exit codes and no output; batch mode goes on after a failure;
+// the PNG pictures decode and show what they should.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/simulate/movie.hpp"
+#include "frost/test/png_decode.hpp"
 #include "frost/test/support.hpp"
 
 namespace frost {
@@ -190,6 +192,73 @@ TEST_F(MovieAlignApp, BadInputExitCodesLeaveNoOutput) {
   EXPECT_EQ(align(movie_args() + " --controlPoints 2 4 4" + out), 2);
   EXPECT_FALSE(exists(file("bad.mrc")));
   EXPECT_FALSE(exists(file("bad.star")));
+}
+
+// --othumbnail, --opsd-png, --odrift-plot: PNG files that libpng decodes, of the documented sizes,
+// showing a micrograph (not flat), a spectrum brightest at its centre, and the trajectory (blue)
+// with the local model at the 2 x 2 patch centres (orange) beside it; global-only runs give one panel.
+TEST_F(MovieAlignApp, PicturesAreDecodablePngsWithTheirContent) {
+  FROST_REQUIRE_PNG();
+  ASSERT_EQ(align(movie_args() + local_args() + " -o " + file("pic.star") + " --othumbnail " + file("thumb.png") +
+                  " --thumbnail-size 200 --opsd-png " + file("psd.png") + " --psd-size 128 --odrift-plot " +
+                  file("drift.png")),
+            0);
+  const test::DecodedPng thumb = test::decode_png_file(file("thumb.png"));
+  EXPECT_EQ(thumb.width, 171); // 512 px box-averaged by 3 (the smallest factor to <= 200)
+  EXPECT_EQ(thumb.height, 171);
+  EXPECT_EQ(thumb.colour_type, 0);
+  std::vector<int> histogram(256, 0);
+  for (std::uint8_t v : thumb.pixels) ++histogram[v];
+  const long distinct = std::count_if(histogram.begin(), histogram.end(), [](int c) { return c > 0; });
+  EXPECT_GT(distinct, 100) << "the thumbnail is (nearly) constant";
+  EXPECT_LT(*std::max_element(histogram.begin(), histogram.end()), static_cast<int>(thumb.pixels.size() / 10));
+
+  const test::DecodedPng psd = test::decode_png_file(file("psd.png"));
+  ASSERT_EQ(psd.width, 128);
+  ASSERT_EQ(psd.height, 128);
+  EXPECT_EQ(psd.colour_type, 0);
+  double centre = 0, outer = 0;
+  int nc = 0, no = 0;
+  for (int y = 0; y < 128; ++y)
+    for (int x = 0; x < 128; ++x) {
+      const double r = std::hypot(x - 64.0, y - 63.0); // zero frequency: column 64, row 127 - 64
+      if (r < 5) {
+        centre += *psd.at(x, y);
+        ++nc;
+      } else if (r > 40) {
+        outer += *psd.at(x, y);
+        ++no;
+      }
+    }
+  std::printf("PSD picture: mean %.1f within 5 px of the centre, %.1f beyond 40 px\n", centre / nc, outer / no);
+  EXPECT_GT(centre / nc, outer / no + 100);
+
+  auto count = [](const test::DecodedPng& png, std::uint8_t r, std::uint8_t g, std::uint8_t b, int x0, int x1) {
+    int n = 0;
+    for (int y = 0; y < png.height; ++y)
+      for (int x = x0; x < x1; ++x) {
+        const std::uint8_t* p = png.at(x, y);
+        n += p[0] == r && p[1] == g && p[2] == b;
+      }
+    return n;
+  };
+  const test::DecodedPng drift = test::decode_png_file(file("drift.png"));
+  ASSERT_EQ(drift.width, 800); // global and local panels
+  ASSERT_EQ(drift.height, 400);
+  EXPECT_EQ(drift.colour_type, 2);
+  const int blue = count(drift, 31, 90, 200, 0, 400), orange = count(drift, 235, 130, 20, 400, 800);
+  std::printf("drift plot: %d trajectory pixels, %d local-model pixels\n", blue, orange);
+  EXPECT_GT(blue, 100);    // the T1 trajectory spans several pixels
+  EXPECT_GT(orange, 4 * 20); // four magnified patch tracks
+  EXPECT_EQ(count(drift, 235, 130, 20, 0, 400), 0);
+
+  ASSERT_EQ(align(movie_args() + " --skipLocalAlignment -o " + file("pic_global.star") + " --odrift-plot " +
+                  file("drift_global.png")),
+            0);
+  const test::DecodedPng global = test::decode_png_file(file("drift_global.png"));
+  EXPECT_EQ(global.width, 400); // no local panel
+  EXPECT_EQ(global.height, 400);
+  EXPECT_GT(count(global, 31, 90, 200, 0, 400), 100);
 }
 
 // §15.8 through the program: --device 0 against --device cpu on the same movie, global + local

@@ -1,9 +1,11 @@
 // frost_reconstruct_fourier end to end: simulate projections with frost_simulate, reconstruct,
 // read the maps back and compare with the phantom; bad input gives the right exit code and
-// leaves no output; MPI ranks give the single-rank result (spec §14 T14).
+// leaves no output; MPI ranks give the single-rank result (spec §14 T14); --pictures writes PNGs
+// that decode and show the map and the FSC curve.
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +13,7 @@
 
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/metadata_file.hpp"
+#include "frost/test/png_decode.hpp"
 #include "frost/test/support.hpp"
 
 namespace frost {
@@ -100,6 +103,60 @@ TEST_F(ReconstructApp, HalvesWriteHalfMapsAndTheirFsc) {
   // A single half set from the same split equals that half map.
   ASSERT_EQ(reconstruct("-i " + file("sim.star") + " -o " + file("s1.mrc") + " --subset 1"), 0);
   EXPECT_LE(rel_l2(io::read_volume(file("s1.mrc")).image, io::read_volume(file("h_half1.mrc")).image), 1e-6);
+}
+
+// --pictures: <root>_sections.png (xy, xz, yz through the centre, magnified x6 to 192 px, 4 px
+// gaps) and <root>_fsc.png, decoded with libpng; the phantom's blobs make the sections far from
+// flat and brighter inside than at the corners; the noise-free halves keep the FSC curve near 1.
+TEST_F(ReconstructApp, PicturesShowTheSectionsAndTheFscCurve) {
+  FROST_REQUIRE_PNG();
+  ASSERT_EQ(reconstruct("-i " + file("sim.star") + " -o " + file("pic.mrc") + " --halves --pictures"), 0);
+  const test::DecodedPng sections = test::decode_png_file(file("pic_sections.png"));
+  ASSERT_EQ(sections.width, 3 * 192 + 2 * 4);
+  ASSERT_EQ(sections.height, 192);
+  EXPECT_EQ(sections.colour_type, 0);
+  for (int s = 0; s < 3; ++s) {
+    const int left = s * (192 + 4);
+    double inner = 0, corners = 0;
+    int ni = 0, nc = 0, lo = 255, hi = 0;
+    for (int y = 0; y < 192; ++y)
+      for (int x = 0; x < 192; ++x) {
+        const int v = *sections.at(left + x, y);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+        const double r = std::hypot(x - 95.5, y - 95.5);
+        if (r < 48) {
+          inner += v;
+          ++ni;
+        } else if (r > 120) {
+          corners += v;
+          ++nc;
+        }
+      }
+    std::printf("section %d: values %d..%d, mean %.1f inside r = 8 voxels, %.1f in the corners\n", s, lo, hi,
+                inner / ni, corners / nc);
+    EXPECT_GT(hi - lo, 200);
+    EXPECT_GT(inner / ni, corners / nc + 20);
+  }
+
+  const test::DecodedPng fsc = test::decode_png_file(file("pic_fsc.png"));
+  ASSERT_EQ(fsc.width, 640);
+  ASSERT_EQ(fsc.height, 400);
+  EXPECT_EQ(fsc.colour_type, 2);
+  int curve = 0;
+  double rows = 0;
+  for (int y = 0; y < fsc.height; ++y)
+    for (int x = 0; x < fsc.width; ++x) {
+      const std::uint8_t* p = fsc.at(x, y);
+      if (p[0] == 31 && p[1] == 90 && p[2] == 200) { // the curve's blue
+        ++curve;
+        rows += y;
+      }
+    }
+  std::printf("FSC plot: %d curve pixels, mean row %.1f of 400\n", curve, curve ? rows / curve : -1.0);
+  EXPECT_GT(curve, 500);          // a 2-px line across the plot
+  EXPECT_LT(rows / curve, 100.0); // FSC near 1: the top of the plot
+  EXPECT_TRUE(exists(file("pic_fsc.star")));
 }
 
 TEST_F(ReconstructApp, BadInputGivesClearExitCodesAndNoOutput) {

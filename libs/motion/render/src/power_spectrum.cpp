@@ -1,11 +1,9 @@
 #include "frost/motion/power_spectrum.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "frost/core/error.hpp"
-#include "frost/core/threads.hpp"
-#include "frost/fft/fft.hpp"
+#include "frost/picture/power_spectrum.hpp"
 
 namespace frost::motion {
 
@@ -15,49 +13,7 @@ Image<float> mean_periodogram(View<const float> image, index_t n) {
   if (n < 2 || n % 2 != 0 || n > nx || n > ny)
     throw_usage_error("--psd-size " + std::to_string(n) + " must be even, >= 2 and fit in the " + std::to_string(nx) +
                       "x" + std::to_string(ny) + " micrograph");
-  const index_t step = n / 2;
-  const index_t tiles_x = (nx - n) / step + 1, tiles_y = (ny - n) / step + 1;
-
-  // One batched FFT per row of tiles: few parallel regions, and each element of `power`
-  // accumulates its tiles in a fixed order (thread-count independent).
-  const Shape tile_shape = Shape::image(n, n);
-  const Shape half = tile_shape.half_spectrum();
-  const fft::FftPlan plan =
-      fft::shared_planner(fft::Backend::Cpu)->plan(fft::FftSpec::r2c(Shape::image(n, n, tiles_x)));
-  Image<float> tiles(Shape::image(n, n, tiles_x));
-  Image<fft::Complex> spectra(Shape::image(half.x, half.y, tiles_x));
-  Image<double> power(half);
-  const index_t per_tile = half.total();
-  for (index_t ty = 0; ty < tiles_y; ++ty) {
-#pragma omp parallel for num_threads(num_threads()) schedule(static)
-    for (index_t r = 0; r < tiles_x * n; ++r) {
-      const index_t tx = r / n, y = r % n;
-      const float* src = image.data + (ty * step + y) * nx + tx * step;
-      std::copy(src, src + n, tiles.data() + r * n);
-    }
-    plan.execute(tiles.cview(), spectra.view());
-#pragma omp parallel for num_threads(num_threads()) schedule(static)
-    for (index_t i = 0; i < per_tile; ++i) {
-      double acc = power[i];
-      for (index_t tx = 0; tx < tiles_x; ++tx) acc += static_cast<double>(std::norm(spectra[tx * per_tile + i]));
-      power[i] = acc;
-    }
-  }
-
-  // Full n x n plane from the half spectrum (|P(−k)| = |P(k)| for real input), zero frequency
-  // moved to (n/2, n/2).
-  const double inv_tiles = 1.0 / static_cast<double>(tiles_x * tiles_y);
-  Image<float> out(tile_shape);
-#pragma omp parallel for num_threads(num_threads()) schedule(static)
-  for (index_t jy = 0; jy < n; ++jy) {
-    for (index_t jx = 0; jx < n; ++jx) {
-      const bool stored = jx <= n / 2;
-      const index_t hx = stored ? jx : n - jx;
-      const index_t hy = stored ? jy : (n - jy) % n;
-      out((jx + step) % n, (jy + step) % n) = static_cast<float>(power(hx, hy) * inv_tiles);
-    }
-  }
-  return out;
+  return picture::mean_periodogram(image, n);
 }
 
 } // namespace frost::motion
