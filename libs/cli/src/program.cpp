@@ -8,6 +8,8 @@
 #include <cstring>
 #include <iostream>
 #include <new>
+#include <string>
+#include <vector>
 
 #include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
@@ -35,6 +37,11 @@ void install_signal_handlers() {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+}
+
+/// A non-negative integer (a GPU id).
+bool is_device_id(const std::string& t) {
+  return !t.empty() && t.size() < 6 && t.find_first_not_of("0123456789") == std::string::npos;
 }
 
 bool has_token(int argc, const char* const* argv, const char* a, const char* b = nullptr) {
@@ -123,7 +130,20 @@ int Program::main(int argc, const char* const* argv) {
       }
     }
 
-    params_.parse(argc, argv);
+    // Scipion passes GPU ids space-separated (`--device 0 1`, formats spec §10.6): such a run of
+    // integers after --device/--dev is joined into one list ("0,1") before parsing.
+    std::vector<std::string> joined;
+    for (int i = 0; i < argc; ++i) {
+      joined.emplace_back(argv[i]);
+      const bool device_flag = has_device_ && (joined.back() == "--device" || joined.back() == "--dev");
+      if (!device_flag || i + 1 >= argc) continue;
+      joined.emplace_back(argv[++i]);
+      while (i + 1 < argc && is_device_id(argv[i + 1]) && is_device_id(joined.back().substr(joined.back().rfind(',') + 1)))
+        joined.back() += "," + std::string(argv[++i]);
+    }
+    std::vector<const char*> args;
+    for (const auto& a : joined) args.push_back(a.c_str());
+    params_.parse(static_cast<int>(args.size()), args.data());
     apply_common();
     if (has_device_) device(); // parse errors in --device are usage errors, reported now
     validate();

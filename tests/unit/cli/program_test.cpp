@@ -72,6 +72,21 @@ TEST(Program, ExitCodesFollowTheErrorClass) {
   EXPECT_FALSE(exists(d.file("a"))) << "failed runs must leave no output";
 }
 
+// Scipion's spelling of several GPUs (`--device 0 1`, formats spec §10.6) is the list 0,1;
+// only integers are joined, so a stray word after the ids is still a usage error.
+TEST(Program, SpaceSeparatedDeviceIdsAreOneList) {
+  test::TempDir d;
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run_echo({"-o", d.file("a"), "--device", "0", "1", "--validate"}), 0);
+  EXPECT_EQ(run_echo({"-o", d.file("a"), "--dev", "0", "1", "2", "-v", "0", "--validate"}), 0);
+  testing::internal::GetCapturedStdout();
+  EXPECT_EQ(run_echo({"-o", d.file("a"), "-v", "0", "--device", "0", "x", "--validate"}), 2);
+  EXPECT_EQ(run_echo({"-o", d.file("a"), "-v", "0", "--device", "cpu", "1", "--validate"}), 2);
+  // A real run asks for both GPUs: here (no GPU, or a CPU build) a device error, no output.
+  EXPECT_EQ(run_echo({"-o", d.file("a"), "-v", "0", "--device", "0", "1"}), 4);
+  EXPECT_FALSE(exists(d.file("a")));
+}
+
 TEST(Program, InformationalOptionsExitZero) {
   testing::internal::CaptureStdout();
   EXPECT_EQ(run_echo({"--help"}), 0);
