@@ -43,7 +43,7 @@ constexpr std::size_t kReserveBytes = std::size_t(256) << 20;
 /// finish(): the folded half grid comes down in chunks of whole z planes of at most this many
 /// bytes, through two device and two pinned host buffers (the fold and copy of chunk k + 1 run
 /// while the host adds chunk k).
-constexpr std::size_t kFoldChunkBytes = std::size_t(128) << 20;
+constexpr std::size_t kFoldChunkBytes = std::size_t(32) << 20;
 
 /// One device: its cubes (per grid), the blob table and convolution taps, and the brick
 /// kernel's block lists (per batch size).
