@@ -1,0 +1,11 @@
+# FROST_SANITIZE: sanitizers for the host code, e.g. "address,undefined" (CMake preset cpu-asan,
+# scripts/sanitize.sh). Undefined behaviour is fatal (-fno-sanitize-recover), so a test that
+# triggers it fails instead of printing a warning nobody reads. CUDA device code is checked
+# with compute-sanitizer on the GPU machine instead.
+set(FROST_SANITIZE "" CACHE STRING "Host sanitizers (-fsanitize=...), e.g. address,undefined; empty = none")
+if(FROST_SANITIZE)
+  set(_frost_san_flags -fsanitize=${FROST_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:${_frost_san_flags}>")
+  add_link_options(-fsanitize=${FROST_SANITIZE})
+  message(STATUS "frost: host sanitizers ${FROST_SANITIZE}")
+endif()
