@@ -1,5 +1,7 @@
 #include "gallery.hpp"
 
+#include <cmath>
+
 #include "frost/alignment/directions.hpp"
 #include "frost/core/error.hpp"
 #include "frost/geometry/projection.hpp"
@@ -15,6 +17,11 @@ Gallery make_gallery(const std::string& volume_path, double step_deg, const std:
   const io::LoadedImage vol = io::read_volume(volume_path);
   const Shape s = vol.image.shape();
   if (s.x != s.y || s.x != s.z) throw_input_error(volume_path, "the map must be cubic (got " + to_string(s) + ")");
+  for (index_t i = 0; i < s.total(); ++i) // a NaN or Inf voxel would spread NaN into the projections
+    if (!std::isfinite(vol.image[i]))
+      throw_input_error(volume_path, std::string(std::isnan(vol.image[i]) ? "NaN" : "Inf") + " at voxel (" +
+                                         std::to_string(i % s.x) + ", " + std::to_string(i / s.x % s.y) + ", " +
+                                         std::to_string(i / (s.x * s.y)) + ")");
   Gallery g;
   g.info.angles = align::gallery_directions(step_deg, group, min_tilt, max_tilt);
   const index_t n = static_cast<index_t>(g.info.angles.size());

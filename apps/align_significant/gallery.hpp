@@ -16,7 +16,7 @@ struct Gallery {
 
 /// @brief Projects `volume_path` (a cubic map) at alignment::gallery_directions(step, sym,
 /// min_tilt, max_tilt) with frost's real-space projector. frost::Error(Input) naming the map
-/// for a non-cubic map; frost::Error(Usage) for an unknown symmetry.
+/// for a non-cubic map or a NaN/Inf voxel; frost::Error(Usage) for an unknown symmetry.
 Gallery make_gallery(const std::string& volume_path, double step_deg, const std::string& sym, double min_tilt,
                      double max_tilt);
 

@@ -1,5 +1,6 @@
 #include "image_set.hpp"
 
+#include <cmath>
 #include <map>
 #include <memory>
 
@@ -89,9 +90,16 @@ Image<float> load_images(const ImageTable& table, std::size_t first, std::size_t
     item.resize(static_cast<std::size_t>(s.total()));
     src.read(index, item.data());
     float* dst = out.data() + k * std::size_t(even) * even;
-    // Odd sizes: drop the last column and row (not centred, as Xmipp does).
+    // Odd sizes: drop the last column and row (not centred, as Xmipp does). A NaN or Inf among the
+    // pixels used would silently turn every CC of the image into NaN (no output row): an input error.
     for (int j = 0; j < even; ++j)
-      for (int i = 0; i < even; ++i) dst[std::size_t(j) * even + i] = item[std::size_t(j) * box + i];
+      for (int i = 0; i < even; ++i) {
+        const float v = item[std::size_t(j) * box + i];
+        if (!std::isfinite(v))
+          throw_input_error(loc.path, std::string(std::isnan(v) ? "NaN" : "Inf") + " at pixel (" + std::to_string(i) +
+                                          ", " + std::to_string(j) + ") of " + where());
+        dst[std::size_t(j) * even + i] = v;
+      }
   }
   return out;
 }

@@ -26,8 +26,8 @@ ImageTable read_image_table(const std::string& spec, double pixel_size);
 
 /// @brief Loads rows [first, first + count) of `table` into a stack. Every image must be square
 /// and of size `box` (before cropping; 0 = take the first image's size); odd sizes are cropped to
-/// the even size by dropping the last column and row (Xmipp parity, §4.4 item 3). Errors name the
-/// metadata file, the row and the image file.
+/// the even size by dropping the last column and row (Xmipp parity, §4.4 item 3); a NaN or Inf
+/// pixel is an input error. Errors name the metadata file, the row and the image file.
 Image<float> load_images(const ImageTable& table, std::size_t first, std::size_t count, int box);
 
 /// @brief Size of the first image of `table` (x, y), for the size checks before loading.

@@ -84,6 +84,15 @@ void check_batch_patterns(const OutputPaths& p) {
                         ": in batch mode output names must contain {movie} (replaced by each movie's name)");
 }
 
+/// A movie is done when every output asked for exists: a run killed between two of its writes
+/// (each atomic on its own) is redone, not skipped with an output missing.
+bool all_outputs_exist(const OutputPaths& out) {
+  for (const std::string* p : {&out.alignment, &out.micrograph, &out.micrograph_nodw, &out.initial, &out.aligned_stack,
+                               &out.psd, &out.relion_motion, &out.thumbnail, &out.psd_picture, &out.drift_plot})
+    if (!p->empty() && !exists(*p)) return false;
+  return out.halves_root.empty() || (exists(out.halves_root + "_EVN.mrc") && exists(out.halves_root + "_ODD.mrc"));
+}
+
 int run_batch(const std::vector<std::string>& movies, const AlignOptions& options, const OutputPaths& pattern) {
   int failed = 0, skipped = 0, first_code = 0;
   for (std::size_t i = 0; i < movies.size(); ++i) {
@@ -91,7 +100,7 @@ int run_batch(const std::vector<std::string>& movies, const AlignOptions& option
     OutputPaths out = outputs_for_movie(pattern, movie);
     if (out.alignment.empty()) out.alignment = default_alignment_path(movie, out);
     const std::string tag = "[" + std::to_string(i + 1) + "/" + std::to_string(movies.size()) + "] " + movie;
-    if (!options.overwrite && exists(out.alignment) && (out.micrograph.empty() || exists(out.micrograph))) {
+    if (!options.overwrite && all_outputs_exist(out)) {
       log_info(tag + ": outputs exist, skipped (--overwrite to redo)");
       ++skipped;
       continue;
