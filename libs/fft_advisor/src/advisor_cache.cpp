@@ -4,33 +4,31 @@
 // file under the exclusive lock, and open_locked() makes late writers follow the path to the
 // new file instead of appending to the old, unlinked one.
 #include <fcntl.h>
-#include <pwd.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <set>
 
-#include "file_lock.hpp"
 #include "frost/core/atomic_file.hpp"
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "frost/core/version.hpp"
 #include "frost/fft/advisor_cache.hpp"
+#include "frost/fft/file_lock.hpp"
 
 namespace frost::fft {
 
 namespace fs = std::filesystem;
+
+using detail::first_time;
+using detail::hex64;
 
 namespace {
 
@@ -40,34 +38,7 @@ constexpr std::size_t kMaxLineBytes = 4096; // §7.4, newline included
 /// cache problem must only cost a warning.
 constexpr double kLockWaitS = 30;
 
-/// True the first time `topic` is seen in this process: each cache problem is reported once,
-/// however many lookups run into it.
-bool first_time(const std::string& topic) {
-  static std::mutex mutex;
-  static std::set<std::string> seen;
-  std::lock_guard<std::mutex> lock(mutex);
-  return seen.insert(topic).second;
-}
-
 std::string errno_text(int e) { return std::strerror(e); }
-
-/// Whether files can be created in `dir`, judged by its nearest existing ancestor (the cache
-/// directory itself is only created on the first store). access() is right for everyone except
-/// root, who is refused only by read-only mounts and by paths through regular files; store()
-/// catches whatever this misses.
-bool directory_writable(const std::string& dir) {
-  std::error_code ec;
-  fs::path p(dir);
-  while (!p.empty() && !fs::exists(p, ec)) {
-    if (p == p.parent_path()) break;
-    p = p.parent_path();
-  }
-  if (p.empty()) p = ".";
-  if (!fs::is_directory(p, ec)) return false;
-  if (::access(p.c_str(), W_OK | X_OK) != 0) return false;
-  const fs::path file = fs::path(dir) / kFileName;
-  return !(p == fs::path(dir) && fs::exists(file, ec) && ::access(file.c_str(), W_OK) != 0);
-}
 
 /// One parsed line: the record and its position (later lines are newer among equal times).
 struct Entry {
@@ -75,23 +46,12 @@ struct Entry {
   std::size_t position;
 };
 
-/// A timestamp that compares as text in time order: writers may give "...:SSZ" or
-/// "...:SS.fffZ" (UTC), so the fraction is padded to nine digits. Other text is kept as is.
-std::string time_order(const std::string& t) {
-  if (t.size() < 20 || t[10] != 'T' || (t[19] != 'Z' && t[19] != '.')) return t;
-  std::string fraction;
-  for (std::size_t i = 20; t[19] == '.' && i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])); ++i)
-    fraction += t[i];
-  fraction.resize(9, '0');
-  return t.substr(0, 19) + "." + fraction;
-}
-
 /// §7.4 preference among records of one key: measured first, then the newest (then the later
 /// line, for equal times).
 bool preferred(const Entry& a, const Entry& b) {
   const bool ma = a.record.source == "measured", mb = b.record.source == "measured";
   if (ma != mb) return ma;
-  const std::string ta = time_order(a.record.time_iso8601), tb = time_order(b.record.time_iso8601);
+  const std::string ta = detail::time_order(a.record.time_iso8601), tb = detail::time_order(b.record.time_iso8601);
   if (ta != tb) return ta > tb;
   return a.position > b.position;
 }
@@ -123,31 +83,10 @@ void warn_malformed(const std::string& path, int malformed) {
                 " malformed line" + (malformed == 1 ? "" : "s"));
 }
 
-std::string hex64(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 } // namespace
 
-std::string default_cache_dir(const std::string& explicit_dir) {
-  if (!explicit_dir.empty()) return explicit_dir;
-  const auto env = [](const char* name) -> std::string {
-    const char* v = std::getenv(name);
-    return v != nullptr ? v : "";
-  };
-  if (const std::string d = env("FROST_CACHE_DIR"); !d.empty()) return d;
-  if (const std::string d = env("XDG_CACHE_HOME"); !d.empty()) return d + "/frost";
-  std::string home = env("HOME");
-  if (home.empty())
-    if (const passwd* pw = ::getpwuid(::getuid()); pw != nullptr && pw->pw_dir != nullptr) home = pw->pw_dir;
-  if (!home.empty()) return home + "/.cache/frost";
-  return "/tmp/frost-cache-" + std::to_string(::getuid()); // no home at all (daemons, containers)
-}
-
 AdvisorCache::AdvisorCache(std::string dir) : dir_(dir.empty() ? default_cache_dir() : std::move(dir)) {
-  read_only_ = !directory_writable(dir_);
+  read_only_ = !detail::directory_writable(dir_, kFileName);
   if (read_only_ && first_time("read-only:" + dir_))
     log_warning("fft size cache directory " + dir_ + " is not writable; using the cache read-only");
 }
@@ -205,35 +144,6 @@ std::vector<CacheRecord> AdvisorCache::records() const {
   return out;
 }
 
-namespace {
-
-/// Appends `lines` (each ending in '\n') to `path` in one write under an exclusive lock. On
-/// failure returns errno; a partial write is cut off again so that no half line remains.
-int append_locked(const std::string& path, const std::string& lines) {
-  // Read access too: the last byte is checked below.
-  detail::UniqueFd fd = detail::open_locked(path, O_RDWR | O_APPEND | O_CREAT, LOCK_EX, kLockWaitS);
-  if (!fd.valid()) return errno;
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return errno;
-  std::string data = lines;
-  if (st.st_size > 0) {
-    // A writer killed mid-line (no flock protects against that) would otherwise glue its half
-    // line to ours and lose both; starting on a fresh line loses only the broken one.
-    char last = '\n';
-    if (::pread(fd.get(), &last, 1, st.st_size - 1) == 1 && last != '\n') data.insert(data.begin(), '\n');
-  }
-  if (!detail::write_all(fd.get(), data)) {
-    const int e = errno;
-    if (::ftruncate(fd.get(), st.st_size) != 0) { /* nothing more we can do; readers skip it */ }
-    return e;
-  }
-  return 0;
-}
-
-bool is_permission_problem(int e) { return e == EACCES || e == EPERM || e == EROFS || e == ENOTDIR || e == EISDIR; }
-
-} // namespace
-
 bool AdvisorCache::store(const CacheRecord& record) {
   if (read_only_) return false;
   CacheRecord r = record;
@@ -248,9 +158,9 @@ bool AdvisorCache::store(const CacheRecord& record) {
   }
   std::error_code ec;
   fs::create_directories(dir_, ec);
-  int e = ec ? ec.value() : append_locked(file(), line);
+  int e = ec ? ec.value() : detail::append_locked(file(), line, kLockWaitS);
   if (e == 0) return true;
-  if (is_permission_problem(e)) {
+  if (detail::is_permission_problem(e)) {
     read_only_ = true;
     if (first_time("read-only:" + dir_))
       log_warning("fft size cache directory " + dir_ + " is not writable (" + errno_text(e) +
@@ -329,7 +239,7 @@ void AdvisorCache::import_from(const std::string& path) {
   if (lines.empty()) return;
   std::error_code ec;
   fs::create_directories(dir_, ec);
-  const int e = ec ? ec.value() : append_locked(file(), lines);
+  const int e = ec ? ec.value() : detail::append_locked(file(), lines, kLockWaitS);
   if (e != 0) throw_input_error(file(), "cannot append imported records (" + errno_text(e) + ")");
 }
 

@@ -12,12 +12,25 @@
 #include <nlohmann/json.hpp>
 
 #include "frost/fft/advisor_cache.hpp"
+#include "frost/fft/file_lock.hpp"
+#include "frost/fft/json_fields.hpp"
 
 namespace frost::fft {
 
 namespace {
 
 using nlohmann::json;
+using detail::get_bool;
+using detail::get_double;
+using detail::get_int;
+using detail::get_optional_double;
+using detail::get_string;
+using detail::get_text;
+using detail::hex64;
+using detail::member;
+using detail::number_or_null;
+using detail::optional_number;
+using detail::text_or_null;
 
 /// Version of the key layout and of the record format ("record" field); bump on any change.
 constexpr int kRecordVersion = 1;
@@ -75,58 +88,6 @@ std::string max_change_text(const std::optional<double>& pct) {
   std::snprintf(buf, sizeof buf, "%.3f", *pct);
   return buf;
 }
-
-// ---- JSON helpers ----------------------------------------------------------------------------
-
-json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-json optional_number(const std::optional<double>& v) { return v ? number_or_null(*v) : json(nullptr); }
-
-/// The member `name` of object `j`; throws when missing (the line is malformed).
-const json& member(const json& j, const char* name) {
-  const auto it = j.find(name);
-  if (it == j.end()) throw std::runtime_error(std::string("missing field '") + name + "'");
-  return *it;
-}
-
-template <class T>
-T get_int(const json& j, const char* name) {
-  const json& v = member(j, name);
-  const bool ok = std::is_unsigned<T>::value ? v.is_number_unsigned() : v.is_number_integer();
-  if (!ok) throw std::runtime_error(std::string("field '") + name + "' is not a suitable integer");
-  return v.get<T>();
-}
-
-/// A number; null reads as NaN (non-finite values are written as null).
-double get_double(const json& j, const char* name) {
-  const json& v = member(j, name);
-  if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
-  if (!v.is_number()) throw std::runtime_error(std::string("field '") + name + "' is not a number");
-  return v.get<double>();
-}
-
-std::optional<double> get_optional_double(const json& j, const char* name) {
-  if (member(j, name).is_null()) return std::nullopt;
-  return get_double(j, name);
-}
-
-std::string get_string(const json& j, const char* name) {
-  const json& v = member(j, name);
-  if (!v.is_string()) throw std::runtime_error(std::string("field '") + name + "' is not a string");
-  return v.get<std::string>();
-}
-
-/// A string that may be null (null reads as empty).
-std::string get_text(const json& j, const char* name) {
-  return member(j, name).is_null() ? std::string() : get_string(j, name);
-}
-
-bool get_bool(const json& j, const char* name) {
-  const json& v = member(j, name);
-  if (!v.is_boolean()) throw std::runtime_error(std::string("field '") + name + "' is not a boolean");
-  return v.get<bool>();
-}
-
-json text_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
 
 // ---- candidate -------------------------------------------------------------------------------
 
@@ -243,12 +204,6 @@ Protocol protocol_from_json(const json& j) {
   return p;
 }
 
-std::string hex64(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 } // namespace
 
 std::string cache_key(const AdvisorRequest& req, const Profile& profile, const CacheContext& ctx) {
@@ -277,14 +232,7 @@ std::string cache_key(const AdvisorRequest& req, const Profile& profile, const C
   return k.str();
 }
 
-std::uint64_t cache_key_hash(const std::string& key) {
-  std::uint64_t h = 14695981039346656037ull; // FNV-1a 64 offset basis
-  for (unsigned char c : key) {
-    h ^= c;
-    h *= 1099511628211ull; // FNV-1a 64 prime
-  }
-  return h;
-}
+std::uint64_t cache_key_hash(const std::string& key) { return detail::fnv1a64(key); }
 
 std::string record_to_json(const CacheRecord& r) {
   json j;

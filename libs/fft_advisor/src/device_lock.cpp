@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <filesystem>
 
-#include "file_lock.hpp"
+#include "frost/fft/file_lock.hpp"
 #include "frost/core/log.hpp"
 #include "frost/fft/advisor_cache.hpp"
 

@@ -15,7 +15,7 @@
 #include <set>
 #include <sstream>
 
-#include "file_lock.hpp"
+#include "frost/fft/file_lock.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "frost/fft/advisor_cache.hpp"

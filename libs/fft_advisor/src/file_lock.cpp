@@ -1,18 +1,44 @@
 // flock with a bounded wait, and the descriptor/path identity check that makes appends safe
-// against concurrent compaction (rename) and clearing (unlink).
-#include "file_lock.hpp"
+// against concurrent compaction (rename) and clearing (unlink); the cache directory convention
+// and the other small helpers every persistent cache of frost shares.
+#include "frost/fft/file_lock.hpp"
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
+#include <filesystem>
+#include <mutex>
+#include <set>
 #include <thread>
+
+namespace frost::fft {
+
+std::string default_cache_dir(const std::string& explicit_dir) {
+  if (!explicit_dir.empty()) return explicit_dir;
+  const auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v != nullptr ? v : "";
+  };
+  if (const std::string d = env("FROST_CACHE_DIR"); !d.empty()) return d;
+  if (const std::string d = env("XDG_CACHE_HOME"); !d.empty()) return d + "/frost";
+  std::string home = env("HOME");
+  if (home.empty())
+    if (const passwd* pw = ::getpwuid(::getuid()); pw != nullptr && pw->pw_dir != nullptr) home = pw->pw_dir;
+  if (!home.empty()) return home + "/.cache/frost";
+  return "/tmp/frost-cache-" + std::to_string(::getuid()); // no home at all (daemons, containers)
+}
+
+} // namespace frost::fft
 
 namespace frost::fft::detail {
 
@@ -119,6 +145,77 @@ std::string iso8601_now() {
   const std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
   std::snprintf(buf + n, sizeof buf - n, ".%03dZ", static_cast<int>(ms));
   return buf;
+}
+
+std::string time_order(const std::string& t) {
+  if (t.size() < 20 || t[10] != 'T' || (t[19] != 'Z' && t[19] != '.')) return t;
+  std::string fraction;
+  for (std::size_t i = 20; t[19] == '.' && i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])); ++i)
+    fraction += t[i];
+  fraction.resize(9, '0');
+  return t.substr(0, 19) + "." + fraction;
+}
+
+int append_locked(const std::string& path, const std::string& lines, double wait_s) {
+  // Read access too: the last byte is checked below.
+  UniqueFd fd = open_locked(path, O_RDWR | O_APPEND | O_CREAT, LOCK_EX, wait_s);
+  if (!fd.valid()) return errno;
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return errno;
+  std::string data = lines;
+  if (st.st_size > 0) {
+    // A writer killed mid-line (no flock protects against that) would otherwise glue its half
+    // line to ours and lose both; starting on a fresh line loses only the broken one.
+    char last = '\n';
+    if (::pread(fd.get(), &last, 1, st.st_size - 1) == 1 && last != '\n') data.insert(data.begin(), '\n');
+  }
+  if (!write_all(fd.get(), data)) {
+    const int e = errno;
+    if (::ftruncate(fd.get(), st.st_size) != 0) { /* nothing more we can do; readers skip it */ }
+    return e;
+  }
+  return 0;
+}
+
+bool is_permission_problem(int e) { return e == EACCES || e == EPERM || e == EROFS || e == ENOTDIR || e == EISDIR; }
+
+bool directory_writable(const std::string& dir, const std::string& file_name) {
+  // access() is right for everyone except root, who is refused only by read-only mounts and by
+  // paths through regular files; the caches' store() catches whatever this misses.
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p(dir);
+  while (!p.empty() && !fs::exists(p, ec)) {
+    if (p == p.parent_path()) break;
+    p = p.parent_path();
+  }
+  if (p.empty()) p = ".";
+  if (!fs::is_directory(p, ec)) return false;
+  if (::access(p.c_str(), W_OK | X_OK) != 0) return false;
+  const fs::path file = fs::path(dir) / file_name;
+  return !(p == fs::path(dir) && fs::exists(file, ec) && ::access(file.c_str(), W_OK) != 0);
+}
+
+bool first_time(const std::string& topic) {
+  static std::mutex mutex;
+  static std::set<std::string> seen;
+  std::lock_guard<std::mutex> lock(mutex);
+  return seen.insert(topic).second;
+}
+
+std::string hex64(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::uint64_t fnv1a64(const std::string& text) {
+  std::uint64_t h = 14695981039346656037ull; // FNV-1a 64 offset basis
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull; // FNV-1a 64 prime
+  }
+  return h;
 }
 
 } // namespace frost::fft::detail

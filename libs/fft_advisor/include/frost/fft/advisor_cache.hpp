@@ -9,12 +9,9 @@
 #include <vector>
 
 #include "frost/fft/advisor_types.hpp"
+#include "frost/fft/file_lock.hpp" // default_cache_dir()
 
 namespace frost::fft {
-
-/// `--cache-dir` if given, else $FROST_CACHE_DIR, else $XDG_CACHE_HOME/frost, else
-/// $HOME/.cache/frost.
-std::string default_cache_dir(const std::string& explicit_dir = "");
 
 /// Everything §7.4 keys an answer by, besides the request itself.
 struct CacheContext {

@@ -1,0 +1,128 @@
+#pragma once
+/// @file cache.hpp
+/// @brief The persistent tuning cache (autotuning.md §9): `records.jsonl` in the user's tuning
+/// directory (appended under an exclusive flock by any number of processes), read-only shipped
+/// databases, the effective record per key, and the lookup order exact -> stale -> similar ->
+/// architecture default -> kernel default.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frost/tuning/key.hpp"
+#include "frost/tuning/record.hpp"
+
+namespace frost::tuning {
+
+/// §9.1: `explicit_dir` (`--tuning-cache`) if given, else $FROST_TUNING_CACHE, else
+/// $FROST_CACHE_DIR/tuning, else $XDG_CACHE_HOME/frost/tuning, else $HOME/.cache/frost/tuning
+/// (the FFT advisor's cache directory convention plus "/tuning").
+std::string tuning_cache_dir(const std::string& explicit_dir = "");
+/// `<install prefix>/share/frost/tuning` of the running executable (`<exe dir>/../share/...`),
+/// or "" when the executable's path is unknown.
+std::string shipped_database_dir();
+
+/// Where a configuration in use came from (logged once per kernel and problem key, §9.4).
+enum class ConfigSource { Exact, Stale, Similar, ArchDefault, Default, TunedNow };
+const char* to_string(ConfigSource source);
+
+/// A record found by lookup().
+struct CacheHit {
+  ConfigSource source = ConfigSource::Exact; ///< Exact, Stale or Similar
+  TuningRecord record;
+  bool shipped = false;                      ///< from a shipped database, not the user cache
+  double max_ratio = 1;                      ///< largest size-edge ratio (Similar), else 1
+};
+
+struct LookupRequest {
+  TuningKey key;
+  std::vector<std::string> size_fields;  ///< problem-key fields that may differ for Similar
+  /// Explored configurations the current policy would spend (its budget): records that explored
+  /// at least this many are preferred when choosing the effective record of a key (§9.5).
+  std::int64_t budget = 0;
+  /// Whether a record's best configuration can be used here (e.g. valid in this space for this
+  /// problem); records failing it are skipped. Empty: every configuration is usable.
+  std::function<bool(const NamedConfig&)> usable;
+};
+
+/// The effective record among records of one key (§9.5): the smallest best_ms among those that
+/// explored at least `budget` configurations (among all when none did), ties broken by the
+/// newest time, then by the later position. Returns an index into `records`, or nullopt when
+/// empty.
+std::optional<std::size_t> effective_record(const std::vector<const TuningRecord*>& records, std::int64_t budget);
+
+class TuningCache {
+public:
+  /// Reads the user cache in `dir` ("" = tuning_cache_dir()) and every `*.jsonl` file of the
+  /// shipped directories (in name order). Missing files are empty caches; malformed lines are
+  /// skipped with one warning per file; an unwritable directory makes the cache read-only
+  /// (one warning). Cache problems never fail the caller.
+  explicit TuningCache(std::string dir = "", std::vector<std::string> shipped_dirs = {});
+
+  const std::string& dir() const { return dir_; }
+  std::string records_file() const; ///< <dir>/records.jsonl
+  bool read_only() const { return read_only_; }
+  /// Re-reads all files (another process may have appended, §10.4).
+  void reload();
+
+  /// Levels 1 to 3 of §9.4: exact (user cache, then shipped), stale (same problem, other
+  /// software), similar (size fields within kMaxSimilarRatio, nearest first); nullopt on a miss.
+  std::optional<CacheHit> lookup(const LookupRequest& req) const;
+
+  /// Appends one record (hash computed; host, time and tool filled in when empty) as one line of
+  /// at most kMaxRecordLineBytes, with O_APPEND under an exclusive flock. False (with one
+  /// warning) when read-only, too long or not writable.
+  bool append(const TuningRecord& record);
+
+  /// The records of the user cache in file order (this schema only), and of the shipped files.
+  std::vector<TuningRecord> records() const;
+  std::vector<TuningRecord> shipped_records() const;
+  /// Lines of other schema versions seen in the user cache (ignored, kept by compact()).
+  std::size_t other_schema_lines() const { return other_schema_; }
+
+  /// `frost_tune cache compact`: rewrites the user file (temporary file + rename, under the
+  /// exclusive lock) with the effective record of each key (chosen with `budget`) and every
+  /// line of another schema version, verbatim and in file order; malformed lines are dropped.
+  /// Throws frost::Error(Input) when the cache is read-only or cannot be rewritten.
+  void compact(std::int64_t budget = 0);
+
+private:
+  struct Stored {
+    TuningRecord record;
+    TuningKey key;
+    bool shipped = false;
+    std::size_t position = 0; ///< order of reading (later = newer among equal times)
+  };
+  void read_file(const std::string& path, bool shipped, bool must_exist);
+
+  std::string dir_;
+  std::vector<std::string> shipped_dirs_;
+  bool read_only_ = false;
+  std::vector<Stored> stored_;
+  std::size_t other_schema_ = 0;
+};
+
+/// A kernel's fallbacks (§9.4 levels 4 and 5).
+struct ArchDefault {
+  int cc_major = 0, cc_minor = 0;
+  NamedConfig config;
+};
+struct KernelDefaults {
+  NamedConfig config;               ///< the kernel default: valid on every supported architecture
+  std::vector<ArchDefault> per_arch; ///< per compute capability
+};
+
+/// The configuration to use and where it came from.
+struct Selection {
+  ConfigSource source = ConfigSource::Default;
+  NamedConfig config;
+  std::optional<CacheHit> hit; ///< the record, for Exact/Stale/Similar
+};
+
+/// The whole lookup order of §9.4. `cache` null (policy `off`) skips levels 1 to 3. The
+/// architecture default is the entry of the device's compute capability, else the entry of the
+/// same major version with the largest minor version not above the device's.
+Selection select_configuration(const TuningCache* cache, const LookupRequest& req, const KernelDefaults& defaults);
+
+} // namespace frost::tuning

@@ -1,0 +1,55 @@
+#pragma once
+/// @file kernel_spaces.hpp
+/// @brief The tuning spaces of frost's CUDA kernels as autotuning.md §5.3 specifies them, with
+/// their defaults. Their valid counts and signatures are golden values of the CPU tests
+/// (§12.1 T1, T3); the kernels themselves (cuda/) will take their spaces from here.
+#include <string>
+#include <vector>
+
+#include "frost/tuning/geometry.hpp"
+#include "frost/tuning/space.hpp"
+
+namespace frost::tuning {
+
+/// A kernel's space for one device and setting, with its default configuration and the
+/// problem-key fields in which two problems may differ and still be similar (§9.4).
+struct KernelSpace {
+  std::string kernel;
+  TuningSpace space;
+  NamedConfig default_config;
+  std::vector<std::string> size_fields;
+};
+
+/// Settings of the reconstruction that fix parameters of `fr_insert`.
+struct FrInsertSettings {
+  bool lookup_interpolation = true; ///< "interpolation = lookup" (PRECOMPUTE_BLOB_VAL = 1)
+  double blob_radius = 1.9;         ///< r of the shared-memory constraint
+};
+
+/// Versions of the kernels' code; bump when a kernel changes (changes the signature).
+constexpr int kFrInsertVersion = 1;
+constexpr int kMaCorrelateVersion = 1;
+constexpr int kFourierCropFilterVersion = 1;
+constexpr int kExtremaWindowVersion = 1;
+constexpr int kExtremaFullVersion = 1;
+constexpr int kReduceVersion = 1;
+
+/// Gather insertion of the reconstruction (BLOCK_DIM, GRID_DIM_Z, SHARED_BLOB_TABLE,
+/// SHARED_IMG, TILE, PRECOMPUTE_BLOB_VAL fixed by the setting).
+KernelSpace fr_insert_space(const DeviceLimits& limits, const FrInsertSettings& settings);
+/// Movie alignment's conjugate product with centring (TILE, BLOCK_X, BLOCK_Y).
+KernelSpace ma_correlate_space(const DeviceLimits& limits);
+/// Crop, normalise, low-pass filter and centre spectra (BLOCK_X, BLOCK_Y).
+KernelSpace fourier_crop_filter_space(const DeviceLimits& limits);
+/// Maximum in a rectangular window of correlation images (BLOCK_X, BLOCK_Y).
+KernelSpace extrema_window_space(const DeviceLimits& limits);
+/// Whole-image maximum (BLOCK).
+KernelSpace extrema_full_space(const DeviceLimits& limits);
+/// Sums (BLOCK), the same space as extrema_full.
+KernelSpace reduce_space(const DeviceLimits& limits);
+
+/// Edge of the sample tile `fr_insert` caches in shared memory with SHARED_IMG = 1:
+/// ceil(sqrt(2) sqrt(3) (block_dim + 2 r)); the tile needs edge^2 * 8 bytes.
+std::int64_t fr_insert_shared_tile_edge(std::int64_t block_dim, double blob_radius);
+
+} // namespace frost::tuning

@@ -1,0 +1,372 @@
+// The persistent tuning cache (autotuning.md §9). Concurrency follows the FFT advisor's size
+// cache: every access holds a flock on records.jsonl (shared to read, exclusive to append or
+// compact), appends are single write()s of whole lines, and compaction renames a new file over
+// the old one under the lock, which open_locked() makes late writers follow.
+#include "frost/tuning/cache.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+#include "frost/core/atomic_file.hpp"
+#include "frost/core/device.hpp"
+#include "frost/core/error.hpp"
+#include "frost/core/log.hpp"
+#include "frost/core/version.hpp"
+#include "frost/fft/file_lock.hpp"
+#include "frost/tuning/problem_key.hpp"
+
+namespace frost::tuning {
+
+namespace fs = std::filesystem;
+using fft::detail::first_time;
+
+namespace {
+
+constexpr const char* kFileName = "records.jsonl";
+/// Locks are held for one append or one read; waiting longer means something is stuck, and a
+/// cache problem must only cost a warning.
+constexpr double kLockWaitS = 30;
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+/// The lines of `text`, without line ends; blank lines dropped.
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(begin, end - begin);
+    begin = end + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") != std::string::npos) out.push_back(std::move(line));
+  }
+  return out;
+}
+
+/// A schema-1 line whose key is a valid tuning key.
+struct Parsed {
+  LineKind kind = LineKind::Malformed;
+  std::optional<TuningRecord> record;
+  std::optional<TuningKey> key;
+};
+
+Parsed parse_line(const std::string& line) {
+  ParsedLine p = parse_record_line(line);
+  Parsed out;
+  out.kind = p.kind;
+  if (p.kind != LineKind::Record) return out;
+  out.key = TuningKey::parse(p.record->key);
+  if (!out.key) {
+    out.kind = LineKind::Malformed;
+    return out;
+  }
+  out.record = std::move(p.record);
+  return out;
+}
+
+/// True when record a is newer than b (time order, then position).
+bool newer(const std::string& time_a, std::size_t pos_a, const std::string& time_b, std::size_t pos_b) {
+  const std::string ta = fft::detail::time_order(time_a), tb = fft::detail::time_order(time_b);
+  if (ta != tb) return ta > tb;
+  return pos_a > pos_b;
+}
+
+} // namespace
+
+std::string tuning_cache_dir(const std::string& explicit_dir) {
+  if (!explicit_dir.empty()) return explicit_dir;
+  if (const char* d = std::getenv("FROST_TUNING_CACHE"); d != nullptr && *d != '\0') return d;
+  return fft::default_cache_dir() + "/tuning";
+}
+
+std::string shipped_database_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec || exe.empty()) return {};
+  return (exe.parent_path().parent_path() / "share" / "frost" / "tuning").string();
+}
+
+const char* to_string(ConfigSource source) {
+  switch (source) {
+  case ConfigSource::Exact: return "exact";
+  case ConfigSource::Stale: return "stale";
+  case ConfigSource::Similar: return "similar";
+  case ConfigSource::ArchDefault: return "arch-default";
+  case ConfigSource::Default: return "default";
+  case ConfigSource::TunedNow: return "tuned-now";
+  }
+  return "?";
+}
+
+std::optional<std::size_t> effective_record(const std::vector<const TuningRecord*>& records, std::int64_t budget) {
+  const bool any_covers =
+      std::any_of(records.begin(), records.end(), [&](const TuningRecord* r) { return r->explored >= budget; });
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const TuningRecord& r = *records[i];
+    if (any_covers && r.explored < budget) continue;
+    if (!best) {
+      best = i;
+      continue;
+    }
+    const TuningRecord& b = *records[*best];
+    if (r.best_ms < b.best_ms || (r.best_ms == b.best_ms && newer(r.time, i, b.time, *best))) best = i;
+  }
+  return best;
+}
+
+TuningCache::TuningCache(std::string dir, std::vector<std::string> shipped_dirs)
+    : dir_(dir.empty() ? tuning_cache_dir() : std::move(dir)), shipped_dirs_(std::move(shipped_dirs)) {
+  read_only_ = !fft::detail::directory_writable(dir_, kFileName);
+  if (read_only_ && first_time("tuning-read-only:" + dir_))
+    log_warning("tuning cache directory " + dir_ + " is not writable; using the cache read-only");
+  reload();
+}
+
+std::string TuningCache::records_file() const { return dir_ + "/" + kFileName; }
+
+void TuningCache::read_file(const std::string& path, bool shipped, bool must_exist) {
+  std::string text;
+  fft::detail::UniqueFd fd = fft::detail::open_locked(path, O_RDONLY, LOCK_SH, kLockWaitS);
+  if (!fd.valid()) {
+    // A missing file (or a path through a regular file) is an empty cache.
+    if ((must_exist || (errno != ENOENT && errno != ENOTDIR)) && first_time("tuning-read:" + path))
+      log_warning("cannot read tuning cache " + path + " (" + errno_text(errno) + "); ignoring it");
+    return;
+  }
+  if (!fft::detail::read_all(fd.get(), text)) {
+    if (first_time("tuning-read:" + path))
+      log_warning("cannot read tuning cache " + path + " (" + errno_text(errno) + "); ignoring it");
+    return;
+  }
+  int malformed = 0;
+  for (const std::string& line : split_lines(text)) {
+    Parsed p = parse_line(line);
+    if (p.kind == LineKind::Malformed) ++malformed;
+    if (p.kind == LineKind::OtherSchema && !shipped) ++other_schema_;
+    if (p.kind != LineKind::Record) continue;
+    stored_.push_back({std::move(*p.record), std::move(*p.key), shipped, stored_.size()});
+  }
+  if (malformed > 0 && first_time("tuning-malformed:" + path))
+    log_warning("tuning cache " + path + ": skipped " + std::to_string(malformed) + " malformed line" +
+                (malformed == 1 ? "" : "s"));
+}
+
+void TuningCache::reload() {
+  stored_.clear();
+  other_schema_ = 0;
+  read_file(records_file(), false, false);
+  for (const std::string& dir : shipped_dirs_) {
+    std::error_code ec;
+    std::vector<std::string> files;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == ".jsonl") files.push_back(it->path().string());
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) read_file(f, true, true);
+  }
+}
+
+std::vector<TuningRecord> TuningCache::records() const {
+  std::vector<TuningRecord> out;
+  for (const Stored& s : stored_)
+    if (!s.shipped) out.push_back(s.record);
+  return out;
+}
+
+std::vector<TuningRecord> TuningCache::shipped_records() const {
+  std::vector<TuningRecord> out;
+  for (const Stored& s : stored_)
+    if (s.shipped) out.push_back(s.record);
+  return out;
+}
+
+namespace {
+
+/// One key's candidates at one lookup level, and the effective record among them.
+struct Group {
+  std::vector<const TuningRecord*> records;
+  std::vector<std::size_t> stored; ///< indices into the cache's records, parallel to `records`
+};
+
+} // namespace
+
+std::optional<CacheHit> TuningCache::lookup(const LookupRequest& req) const {
+  const std::string key_text = req.key.str();
+  // Compare against the key as it reads back from its text (the device name is normalised).
+  const auto me = TuningKey::parse(key_text);
+  FROST_EXPECTS(me.has_value(), "tuning key does not read back: " + key_text);
+  const auto usable = [&](const Stored& s) { return !req.usable || req.usable(s.record.best); };
+
+  // Effective record of each key among the stored records passing `take`, keyed by key text.
+  const auto effective_per_key = [&](auto take) {
+    std::map<std::string, Group> groups;
+    for (std::size_t i = 0; i < stored_.size(); ++i) {
+      if (!take(stored_[i]) || !usable(stored_[i])) continue;
+      Group& g = groups[stored_[i].record.key];
+      g.records.push_back(&stored_[i].record);
+      g.stored.push_back(i);
+    }
+    std::vector<std::size_t> out;
+    for (const auto& [key, g] : groups) out.push_back(g.stored[*effective_record(g.records, req.budget)]);
+    return out;
+  };
+  const auto hit = [&](std::size_t i, ConfigSource source, double ratio) {
+    return CacheHit{source, stored_[i].record, stored_[i].shipped, ratio};
+  };
+
+  // 1. exact: the user cache first, then the shipped databases.
+  for (bool shipped : {false, true}) {
+    const auto found =
+        effective_per_key([&](const Stored& s) { return s.shipped == shipped && s.record.key == key_text; });
+    if (!found.empty()) return hit(found.front(), ConfigSource::Exact, 1);
+  }
+  const auto same_model_and_kernel = [&](const Stored& s) {
+    return same_kernel(s.key.kernel, me->kernel) && same_model(s.key.device, me->device);
+  };
+  // Among candidate keys of one level: the user cache before shipped, then the newest.
+  const auto preferred = [&](std::size_t a, std::size_t b) {
+    if (stored_[a].shipped != stored_[b].shipped) return !stored_[a].shipped;
+    return newer(stored_[a].record.time, stored_[a].position, stored_[b].record.time, stored_[b].position);
+  };
+
+  // 2. stale: the same problem measured with another driver, CUDA, NVRTC or frost version.
+  {
+    const auto found = effective_per_key([&](const Stored& s) {
+      return same_model_and_kernel(s) && s.key.problem == me->problem && !same_software(s.key.software, me->software);
+    });
+    if (!found.empty())
+      return hit(*std::min_element(found.begin(), found.end(), preferred), ConfigSource::Stale, 1);
+  }
+
+  // 3. similar: a problem differing only in size fields, nearest (log distance) within 1.5x.
+  std::optional<std::size_t> best;
+  SizeDistance best_d;
+  const double limit = std::log(kMaxSimilarRatio) + 1e-12;
+  const auto found = effective_per_key([&](const Stored& s) {
+    if (!same_model_and_kernel(s) || s.key.problem == me->problem) return false;
+    const auto d = size_distance(s.key.problem, me->problem, req.size_fields);
+    return d && d->max_log_ratio <= limit;
+  });
+  for (std::size_t i : found) {
+    const SizeDistance d = *size_distance(stored_[i].key.problem, me->problem, req.size_fields);
+    const bool better = !best || d.max_log_ratio < best_d.max_log_ratio ||
+                        (d.max_log_ratio == best_d.max_log_ratio &&
+                         (d.sum_log_ratio < best_d.sum_log_ratio ||
+                          (d.sum_log_ratio == best_d.sum_log_ratio && preferred(i, *best))));
+    if (better) {
+      best = i;
+      best_d = d;
+    }
+  }
+  if (best) return hit(*best, ConfigSource::Similar, best_d.max_ratio());
+  return std::nullopt;
+}
+
+bool TuningCache::append(const TuningRecord& record) {
+  if (read_only_) return false;
+  TuningRecord r = record;
+  if (r.host.empty()) r.host = frost::host_name();
+  if (r.time.empty()) r.time = fft::detail::iso8601_now();
+  if (r.tool.empty()) r.tool = "frost " + version_string();
+  const std::string line = record_to_json(r) + "\n";
+  if (line.size() > kMaxRecordLineBytes) {
+    log_warning("tuning cache: record for '" + r.key.substr(0, 80) + "...' is " + std::to_string(line.size()) +
+                " bytes (limit " + std::to_string(kMaxRecordLineBytes) + "); not stored");
+    return false;
+  }
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  const int e = ec ? ec.value() : fft::detail::append_locked(records_file(), line, kLockWaitS);
+  if (e == 0) {
+    Parsed p = parse_line(line.substr(0, line.size() - 1));
+    if (p.kind == LineKind::Record) stored_.push_back({std::move(*p.record), std::move(*p.key), false, stored_.size()});
+    return true;
+  }
+  if (fft::detail::is_permission_problem(e)) {
+    read_only_ = true;
+    if (first_time("tuning-read-only:" + dir_))
+      log_warning("tuning cache directory " + dir_ + " is not writable (" + errno_text(e) + "); using the cache read-only");
+  } else if (first_time("tuning-write:" + dir_)) {
+    log_warning("cannot write tuning cache " + records_file() + " (" + errno_text(e) + "); record not stored");
+  }
+  return false;
+}
+
+void TuningCache::compact(std::int64_t budget) {
+  if (read_only_) throw_input_error(dir_, "the tuning cache directory is read-only");
+  {
+    fft::detail::UniqueFd fd = fft::detail::open_locked(records_file(), O_RDONLY, LOCK_EX, kLockWaitS);
+    if (!fd.valid()) {
+      if (errno == ENOENT) return;
+      throw_input_error(records_file(), "cannot lock the tuning cache (" + errno_text(errno) + ")");
+    }
+    std::string text;
+    if (!fft::detail::read_all(fd.get(), text))
+      throw_input_error(records_file(), "cannot read (" + errno_text(errno) + ")");
+    const std::vector<std::string> lines = split_lines(text);
+    std::vector<std::optional<TuningRecord>> records(lines.size());
+    std::vector<bool> keep(lines.size(), false);
+    std::map<std::string, Group> groups;
+    int malformed = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      Parsed p = parse_line(lines[i]);
+      if (p.kind == LineKind::OtherSchema) keep[i] = true; // not ours to judge: kept verbatim
+      if (p.kind == LineKind::Malformed) ++malformed;
+      if (p.kind != LineKind::Record) continue;
+      records[i] = std::move(p.record);
+      Group& g = groups[records[i]->key];
+      g.records.push_back(&*records[i]);
+      g.stored.push_back(i);
+    }
+    for (const auto& [key, g] : groups) keep[g.stored[*effective_record(g.records, budget)]] = true;
+    std::string out;
+    // Kept lines stay verbatim (fields this version does not know survive) and in file order
+    // (so "later is newer" still holds).
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if (keep[i]) out += lines[i] + "\n";
+    AtomicFile tmp(records_file());
+    tmp.write(out);
+    tmp.commit();
+    if (malformed > 0)
+      log_info("tuning cache " + records_file() + ": compaction dropped " + std::to_string(malformed) +
+               " malformed line" + (malformed == 1 ? "" : "s"));
+  }
+  reload();
+}
+
+Selection select_configuration(const TuningCache* cache, const LookupRequest& req, const KernelDefaults& defaults) {
+  Selection s;
+  if (cache != nullptr) {
+    if (auto hit = cache->lookup(req)) {
+      s.source = hit->source;
+      s.config = hit->record.best;
+      s.hit = std::move(hit);
+      return s;
+    }
+  }
+  const auto usable = [&](const NamedConfig& c) { return !req.usable || req.usable(c); };
+  const ArchDefault* arch = nullptr;
+  for (const ArchDefault& a : defaults.per_arch) {
+    if (a.cc_major != req.key.device.cc_major || a.cc_minor > req.key.device.cc_minor || !usable(a.config)) continue;
+    if (arch == nullptr || a.cc_minor > arch->cc_minor) arch = &a;
+  }
+  if (arch != nullptr) {
+    s.source = ConfigSource::ArchDefault;
+    s.config = arch->config;
+    return s;
+  }
+  s.source = ConfigSource::Default;
+  s.config = defaults.config;
+  return s;
+}
+
+} // namespace frost::tuning

@@ -1,0 +1,103 @@
+// The spaces of autotuning.md §5.3. Constraint ids are part of the signatures: rename one only
+// together with the kernel version. Size fields are given where the spec names the problem key
+// (fr_insert, §9.2/§9.4); the other kernels get theirs with their problem keys.
+#include "frost/tuning/kernel_spaces.hpp"
+
+#include <cmath>
+
+namespace frost::tuning {
+
+namespace {
+
+const std::vector<std::int64_t> kPowersTo128 = {1, 2, 4, 8, 16, 32, 64, 128};
+
+} // namespace
+
+std::int64_t fr_insert_shared_tile_edge(std::int64_t block_dim, double blob_radius) {
+  const double edge = std::sqrt(2.0) * std::sqrt(3.0) * (static_cast<double>(block_dim) + 2 * blob_radius);
+  return static_cast<std::int64_t>(std::ceil(edge));
+}
+
+KernelSpace fr_insert_space(const DeviceLimits& limits, const FrInsertSettings& settings) {
+  TuningSpace s(kFrInsertVersion);
+  s.param("BLOCK_DIM", ParamKind::Compile, {8, 12, 16, 20, 24, 28, 32})
+      .param("GRID_DIM_Z", ParamKind::Launch, {1, 2, 4, 8, 16})
+      .param("SHARED_BLOB_TABLE", ParamKind::Compile, {0, 1})
+      .param("SHARED_IMG", ParamKind::Compile, {0, 1})
+      .param("TILE", ParamKind::Compile, {1, 2, 4, 8})
+      // Fixed by the interpolation setting: tabulated and computed weights differ numerically,
+      // so this is a user choice, not a tuning decision.
+      .param("PRECOMPUTE_BLOB_VAL", ParamKind::Compile, {settings.lookup_interpolation ? 1 : 0});
+  const std::int64_t max_threads = limits.max_threads_per_block;
+  s.constraint("block_threads", {"BLOCK_DIM"},
+               [max_threads](const Assignment& a) { return a["BLOCK_DIM"] * a["BLOCK_DIM"] <= max_threads; })
+      .constraint("shared_img_fits", {"BLOCK_DIM", "SHARED_IMG"},
+                  [limits, r = settings.blob_radius](const Assignment& a) {
+                    if (a["SHARED_IMG"] == 0) return true;
+                    const std::int64_t c = fr_insert_shared_tile_edge(a["BLOCK_DIM"], r);
+                    return c * c * 8 <= limits.max_shared_bytes_per_block;
+                  })
+      .constraint("no_blob_table_with_img", {"SHARED_BLOB_TABLE", "SHARED_IMG"},
+                  [](const Assignment& a) { return !(a["SHARED_BLOB_TABLE"] == 1 && a["SHARED_IMG"] == 1); })
+      .constraint("tile_divides_block", {"BLOCK_DIM", "TILE"},
+                  [](const Assignment& a) { return a["TILE"] == 1 || a["BLOCK_DIM"] % a["TILE"] == 0; })
+      .constraint("tile_below_block", {"BLOCK_DIM", "TILE"}, [](const Assignment& a) { return a["TILE"] < a["BLOCK_DIM"]; })
+      .constraint("shared_img_untiled", {"SHARED_IMG", "TILE"},
+                  [](const Assignment& a) { return a["SHARED_IMG"] == 0 || a["TILE"] == 1; })
+      .constraint("blob_table_needs_precompute", {"SHARED_BLOB_TABLE", "PRECOMPUTE_BLOB_VAL"},
+                  [](const Assignment& a) { return a["SHARED_BLOB_TABLE"] == 0 || a["PRECOMPUTE_BLOB_VAL"] == 1; });
+  NamedConfig def = {{"BLOCK_DIM", 16}, {"GRID_DIM_Z", 1}, {"SHARED_BLOB_TABLE", 0}, {"SHARED_IMG", 0},
+                     {"TILE", 2}, {"PRECOMPUTE_BLOB_VAL", settings.lookup_interpolation ? 1 : 0}};
+  return {"fr_insert", std::move(s), std::move(def), {"spec", "vol", "batch"}};
+}
+
+KernelSpace ma_correlate_space(const DeviceLimits& limits) {
+  TuningSpace s(kMaCorrelateVersion);
+  s.param("TILE", ParamKind::Compile, {1, 2, 4, 8})
+      .param("BLOCK_X", ParamKind::Launch, kPowersTo128)
+      .param("BLOCK_Y", ParamKind::Launch, kPowersTo128);
+  const std::int64_t max_threads = limits.max_threads_per_block;
+  s.constraint("block_threads", {"BLOCK_X", "BLOCK_Y"},
+               [max_threads](const Assignment& a) { return a["BLOCK_X"] * a["BLOCK_Y"] <= max_threads; })
+      .constraint("block_x_covers_tile", {"TILE", "BLOCK_X"}, [](const Assignment& a) { return a["BLOCK_X"] >= a["TILE"]; });
+  return {"ma_correlate", std::move(s), {{"TILE", 8}, {"BLOCK_X", 32}, {"BLOCK_Y", 32}}, {}};
+}
+
+KernelSpace fourier_crop_filter_space(const DeviceLimits& limits) {
+  TuningSpace s(kFourierCropFilterVersion);
+  s.param("BLOCK_X", ParamKind::Launch, kPowersTo128).param("BLOCK_Y", ParamKind::Launch, kPowersTo128);
+  const std::int64_t max_threads = limits.max_threads_per_block;
+  s.constraint("block_threads", {"BLOCK_X", "BLOCK_Y"},
+               [max_threads](const Assignment& a) { return a["BLOCK_X"] * a["BLOCK_Y"] <= max_threads; });
+  return {"fourier_crop_filter", std::move(s), {{"BLOCK_X", 32}, {"BLOCK_Y", 8}}, {}};
+}
+
+KernelSpace extrema_window_space(const DeviceLimits& limits) {
+  TuningSpace s(kExtremaWindowVersion);
+  s.param("BLOCK_X", ParamKind::Launch, {4, 8, 16, 32, 64, 128})
+      .param("BLOCK_Y", ParamKind::Launch, {1, 2, 4, 8, 16, 32, 64});
+  const std::int64_t max_threads = limits.max_threads_per_block;
+  s.constraint("block_threads", {"BLOCK_X", "BLOCK_Y"},
+               [max_threads](const Assignment& a) { return a["BLOCK_X"] * a["BLOCK_Y"] <= max_threads; });
+  return {"extrema_window", std::move(s), {{"BLOCK_X", 64}, {"BLOCK_Y", 2}}, {}};
+}
+
+namespace {
+
+KernelSpace block_only_space(const std::string& kernel, int version, const DeviceLimits& limits) {
+  TuningSpace s(version);
+  s.param("BLOCK", ParamKind::Launch, {32, 64, 128, 256, 512, 1024});
+  const std::int64_t max_threads = limits.max_threads_per_block;
+  s.constraint("block_threads", {"BLOCK"}, [max_threads](const Assignment& a) { return a["BLOCK"] <= max_threads; });
+  return {kernel, std::move(s), {{"BLOCK", 1024}}, {}};
+}
+
+} // namespace
+
+KernelSpace extrema_full_space(const DeviceLimits& limits) {
+  return block_only_space("extrema_full", kExtremaFullVersion, limits);
+}
+
+KernelSpace reduce_space(const DeviceLimits& limits) { return block_only_space("reduce", kReduceVersion, limits); }
+
+} // namespace frost::tuning

@@ -1,0 +1,101 @@
+#include "tuning_test_util.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "frost/core/log.hpp"
+
+namespace frost::tuning::test {
+
+namespace {
+
+std::uint64_t fnv(const std::string& s) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+} // namespace
+
+DeviceModel h100() { return {"NVIDIA H100 80GB HBM3", 9, 0, 132, 79}; }
+SoftwareStack cuda124() { return {12040, 12040, "12040", "1.0"}; }
+
+TuningKey make_key(const std::string& kernel, std::uint64_t signature, const std::string& problem) {
+  TuningKey k;
+  k.kernel = {kernel, 1, signature};
+  k.device = h100();
+  k.software = cuda124();
+  k.problem = problem;
+  return k;
+}
+
+TuningRecord make_record(const std::string& key, double best_ms, std::int64_t explored, const std::string& time,
+                         std::int64_t block) {
+  TuningRecord r;
+  r.key = key;
+  r.best = {{"BLOCK", block}};
+  r.best_ms = best_ms;
+  r.default_ms = 2 * best_ms;
+  r.top = {{{{"BLOCK", block}}, best_ms}};
+  r.avg_over_best = 1.5;
+  r.explored = explored;
+  r.space_size = 6;
+  r.invalid = 0;
+  r.searcher = "random";
+  r.mode = "dynamic";
+  r.gpu_uuid = "GPU-test";
+  r.host = "test-host";
+  r.tool = "frost test";
+  r.time = time;
+  return r;
+}
+
+std::optional<double> synthetic_ms(const TuningSpace& space, const Configuration& c) {
+  const std::uint64_t h = fnv(space.describe(c));
+  if (h % 23 == 0) return std::nullopt;
+  double t = 1.0;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const auto& values = space.parameters()[i].values;
+    double pos = 0;
+    for (std::size_t j = 0; j < values.size(); ++j)
+      if (values[j] == c[i]) pos = static_cast<double>(j);
+    const double mid = 0.5 * static_cast<double>(values.size() - 1) + 0.3 * static_cast<double>(i % 3) - 0.3;
+    t += 0.05 * (pos - mid) * (pos - mid);
+  }
+  return t + 0.001 * static_cast<double>(h % 97);
+}
+
+LogCapture::LogCapture(const std::string& path) : path_(path) {
+  std::ofstream(path_, std::ios::trunc).flush();
+  set_log_file(path_);
+}
+
+LogCapture::~LogCapture() { set_log_file(""); }
+
+std::string LogCapture::text() const { return slurp(path_); }
+
+int LogCapture::warnings() const {
+  std::istringstream in(text());
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line))
+    if (line.rfind("warning: ", 0) == 0) ++n;
+  return n;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+void append_raw(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::app | std::ios::binary) << text;
+}
+
+} // namespace frost::tuning::test

@@ -1,0 +1,44 @@
+#pragma once
+/// @file tuning_test_util.hpp
+/// @brief Helpers of the tuning tests: fixed keys and records, a synthetic cost function, and
+/// counting the warnings frost logs while a piece of code runs.
+#include <optional>
+#include <string>
+
+#include "frost/tuning/key.hpp"
+#include "frost/tuning/record.hpp"
+#include "frost/tuning/space.hpp"
+
+namespace frost::tuning::test {
+
+/// A fixed device model and software stack (an H100 SXM with CUDA 12.4, frost 1.0).
+DeviceModel h100();
+SoftwareStack cuda124();
+/// A key for `kernel` (version 1, the given signature) on h100()/cuda124() and `problem`.
+TuningKey make_key(const std::string& kernel, std::uint64_t signature, const std::string& problem);
+/// A small valid record for `key` with the given best time, explored count and time stamp.
+TuningRecord make_record(const std::string& key, double best_ms, std::int64_t explored = 50,
+                         const std::string& time = "2026-01-01T00:00:00.000Z", std::int64_t block = 16);
+
+/// Deterministic synthetic kernel time of `c` in `space` (ms): a bowl over the value
+/// positions plus a small hash term; nullopt ("invalid") for about one configuration in 23.
+std::optional<double> synthetic_ms(const TuningSpace& space, const Configuration& c);
+
+/// Sends frost's log to a file for its lifetime, so tests can count the warnings emitted.
+class LogCapture {
+public:
+  explicit LogCapture(const std::string& path);
+  ~LogCapture();
+  LogCapture(const LogCapture&) = delete;
+  LogCapture& operator=(const LogCapture&) = delete;
+  int warnings() const; ///< lines starting with "warning: "
+  std::string text() const;
+
+private:
+  std::string path_;
+};
+
+std::string slurp(const std::string& path);
+void append_raw(const std::string& path, const std::string& text);
+
+} // namespace frost::tuning::test
