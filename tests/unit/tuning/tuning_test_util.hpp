@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "frost/test/log_capture.hpp"
+
 #include "frost/tuning/key.hpp"
 #include "frost/tuning/record.hpp"
 #include "frost/tuning/space.hpp"
@@ -24,21 +26,9 @@ TuningRecord make_record(const std::string& key, double best_ms, std::int64_t ex
 /// positions plus a small hash term; nullopt ("invalid") for about one configuration in 23.
 std::optional<double> synthetic_ms(const TuningSpace& space, const Configuration& c);
 
-/// Sends frost's log to a file for its lifetime, so tests can count the warnings emitted.
-class LogCapture {
-public:
-  explicit LogCapture(const std::string& path);
-  ~LogCapture();
-  LogCapture(const LogCapture&) = delete;
-  LogCapture& operator=(const LogCapture&) = delete;
-  int warnings() const; ///< lines starting with "warning: "
-  std::string text() const;
-
-private:
-  std::string path_;
-};
-
-std::string slurp(const std::string& path);
-void append_raw(const std::string& path, const std::string& text);
+// The log capture and file helpers are shared with the other cache tests (tests/support).
+using frost::test::append_raw;
+using frost::test::LogCapture;
+using frost::test::slurp;
 
 } // namespace frost::tuning::test

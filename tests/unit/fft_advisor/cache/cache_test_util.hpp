@@ -4,6 +4,8 @@
 /// warnings frost logs while a piece of code runs.
 #include <string>
 
+#include "frost/test/log_capture.hpp"
+
 #include "frost/fft/advisor_cache.hpp"
 
 namespace frost::fft::test {
@@ -13,24 +15,11 @@ CacheRecord make_record(const std::string& key, const std::string& source = "heu
                         const std::string& time = "2025-01-01T00:00:00.000Z", std::size_t required_bytes = 1024,
                         index_t n = 2304);
 
-/// Sends frost's log to a file for its lifetime, so tests can count the warnings emitted.
-class LogCapture {
-public:
-  explicit LogCapture(const std::string& path);
-  ~LogCapture();
-  LogCapture(const LogCapture&) = delete;
-  LogCapture& operator=(const LogCapture&) = delete;
-  /// Lines starting with "warning: " logged since construction.
-  int warnings() const;
-  std::string text() const;
 
-private:
-  std::string path_;
-};
 
-/// Reads a whole file ("" when missing).
-std::string slurp(const std::string& path);
-/// Appends raw text to a file.
-void append_raw(const std::string& path, const std::string& text);
+// The log capture and file helpers are shared with the other cache tests (tests/support).
+using frost::test::append_raw;
+using frost::test::LogCapture;
+using frost::test::slurp;
 
 } // namespace frost::fft::test
