@@ -30,23 +30,13 @@
 #include "particle_table.hpp"
 #include "stack_cache.hpp"
 
-#if FROST_HAVE_MPI
-#include "frost/mpi/collectives.hpp"
-#include "frost/mpi/session.hpp"
-#endif
+#include "frost/mpi/run_ranks.hpp"
 
 namespace frost {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-/// Ranks in the launcher's environment (1 without mpirun).
-int launcher_size() {
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"})
-    if (const char* v = std::getenv(var)) return std::max(1, std::atoi(v));
-  return 1;
-}
 
 std::string mib(double bytes) {
   char b[32];
@@ -159,23 +149,7 @@ protected:
   }
 
   int run() override {
-    const int ranks = launcher_size();
-#if FROST_HAVE_MPI
-    std::unique_ptr<mpi::Session> session;
-    if (ranks > 1) session = std::make_unique<mpi::Session>();
-    try {
-      return run_rank(session ? session->rank() : 0, session ? session->size() : 1);
-    } catch (const Error& e) {
-      if (session && session->size() > 1) mpi::abort_with_message(e.what(), static_cast<int>(e.code()));
-      throw;
-    } catch (const std::exception& e) {
-      if (session && session->size() > 1) mpi::abort_with_message(e.what(), 1);
-      throw;
-    }
-#else
-    if (ranks > 1) throw_usage_error("started with " + std::to_string(ranks) + " MPI ranks but frost was built without MPI");
-    return run_rank(0, 1);
-#endif
+    return mpi::run_ranks(launcher_size(), [this](int rank, int size) { return run_rank(rank, size); });
   }
 
 private:

@@ -39,6 +39,8 @@ protected:
   const Params& params() const { return params_; }
   /// MPI rank from the launcher's environment (0 when not under mpirun).
   static int launcher_rank();
+  /// Ranks in the launcher's environment (1 when not under mpirun).
+  static int launcher_size();
 
 private:
   void define_common();
