@@ -20,6 +20,7 @@
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "frost/io/mrc_codec.hpp"
+#include "posix_read.hpp"
 
 namespace frost::io {
 
@@ -52,7 +53,8 @@ constexpr double kMaxExactInt = 16777216.0;
 // writes 2).
 constexpr float kStackFlag = 2.f;
 
-std::string errno_text() { return std::strerror(errno); }
+using detail::errno_text;
+using detail::pread_all;
 
 bool host_is_big_endian() {
   const std::uint32_t one = 1;
@@ -96,18 +98,6 @@ std::string iform_text(float iform) {
   if (iform == 3.f) return "SPIDER volumes (iform 3) are not supported" + readable;
   if (iform < 0.f) return "SPIDER Fourier transforms (iform " + number(iform) + ") are not supported" + readable;
   return "SPIDER iform " + number(iform) + " is not supported" + readable;
-}
-
-void pread_all(int fd, unsigned char* dst, std::size_t bytes, std::int64_t offset, const std::string& path) {
-  while (bytes > 0) {
-    const ssize_t got = ::pread(fd, dst, bytes, static_cast<off_t>(offset));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw_input_error(path, "read failed at byte " + std::to_string(offset) + " (" + errno_text() + ")");
-    if (got == 0) throw_input_error(path, "unexpected end of file at byte " + std::to_string(offset));
-    dst += got;
-    bytes -= static_cast<std::size_t>(got);
-    offset += got;
-  }
 }
 
 /// A SPIDER file opened once; items are read with pread straight into the caller's buffer

@@ -8,9 +8,7 @@
 
 namespace frost::tuning::test {
 
-namespace {
-
-std::uint64_t fnv(const std::string& s) {
+std::uint64_t reference_fnv1a64(const std::string& s) {
   std::uint64_t h = 14695981039346656037ull;
   for (unsigned char c : s) {
     h ^= c;
@@ -18,8 +16,6 @@ std::uint64_t fnv(const std::string& s) {
   }
   return h;
 }
-
-} // namespace
 
 DeviceModel h100() { return {"NVIDIA H100 80GB HBM3", 9, 0, 132, 79}; }
 SoftwareStack cuda124() { return {12040, 12040, "12040", "1.0"}; }
@@ -55,7 +51,7 @@ TuningRecord make_record(const std::string& key, double best_ms, std::int64_t ex
 }
 
 std::optional<double> synthetic_ms(const TuningSpace& space, const Configuration& c) {
-  const std::uint64_t h = fnv(space.describe(c));
+  const std::uint64_t h = reference_fnv1a64(space.describe(c));
   if (h % 23 == 0) return std::nullopt;
   double t = 1.0;
   for (std::size_t i = 0; i < c.size(); ++i) {

@@ -2,6 +2,7 @@
 /// @file tuning_test_util.hpp
 /// @brief Helpers of the tuning tests: fixed keys and records, a synthetic cost function, and
 /// counting the warnings frost logs while a piece of code runs.
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -25,6 +26,10 @@ TuningRecord make_record(const std::string& key, double best_ms, std::int64_t ex
 /// Deterministic synthetic kernel time of `c` in `space` (ms): a bowl over the value
 /// positions plus a small hash term; nullopt ("invalid") for about one configuration in 23.
 std::optional<double> synthetic_ms(const TuningSpace& space, const Configuration& c);
+
+/// FNV-1a 64 of `s`, written here independently of the library's (the signature and key-hash
+/// tests compare against it).
+std::uint64_t reference_fnv1a64(const std::string& s);
 
 // The log capture and file helpers are shared with the other cache tests (tests/support).
 using frost::test::append_raw;
