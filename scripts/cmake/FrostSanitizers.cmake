@@ -9,3 +9,13 @@ if(FROST_SANITIZE)
   add_link_options(-fsanitize=${FROST_SANITIZE})
   message(STATUS "frost: host sanitizers ${FROST_SANITIZE}")
 endif()
+
+# FROST_BUILD_FUZZ: libFuzzer targets for the parsers of untrusted input (tests/fuzz,
+# scripts/fuzz.sh). Needs Clang; every host target gets libFuzzer's coverage instrumentation.
+option(FROST_BUILD_FUZZ "Build the libFuzzer targets under tests/fuzz (Clang only)" OFF)
+if(FROST_BUILD_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "FROST_BUILD_FUZZ needs Clang (libFuzzer); configure with CXX=clang++ CC=clang")
+  endif()
+  add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=fuzzer-no-link>")
+endif()

@@ -54,11 +54,10 @@ ParsedName split_name(const std::string& original, const std::string& s) {
   std::size_t i = 1;
   std::size_t digits = 0;
   while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+    if (++digits > 2) bad_name(original, "n has at most 2 digits");
     p.n = p.n * 10 + (s[i] - '0');
     ++i;
-    ++digits;
   }
-  if (digits > 2) bad_name(original, "n has at most 2 digits");
   if (digits > 0 && s[1] == '0') bad_name(original, "n must be a positive integer without leading zeros");
   if (i + 1 < s.size()) bad_name(original, kKnown);
   if (i < s.size()) p.suffix = s[i];

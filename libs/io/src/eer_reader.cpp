@@ -235,6 +235,7 @@ void EerReader::Impl::index_legacy(std::int64_t file_size) {
     pos -= static_cast<std::int64_t>(words * 8);
     frames.push_back({Extent{pos, static_cast<std::int64_t>(words * 8)}});
   }
+  if (frames.empty()) throw_input_error(path, "empty file: neither a TIFF nor a legacy EER file");
   std::reverse(frames.begin(), frames.end());
   encoding = {8, 4, true}; // legacy files are 8-bit streams (RELION readLegacy)
   width = options.legacy_width;

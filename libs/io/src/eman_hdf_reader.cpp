@@ -1,12 +1,19 @@
 // EMAN2 .hdf stacks through the HDF5 C API. The Debian/Ubuntu HDF5 builds are not thread-safe,
 // so every HDF5 call of this file runs under one process-wide mutex; automatic printing of the
 // HDF5 error stack is switched off meanwhile so failures surface as frost errors only.
+// libhdf5 1.10 crashes (null writes, runaway allocation) on some corrupt files (found by
+// tests/fuzz/fuzz_eman_hdf.cpp); so a file is first opened, described and its first image read
+// in a forked child, and only a file the child read cleanly is opened in this process.
 #include "frost/io/eman_hdf_reader.hpp"
 
 #include <hdf5.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
@@ -67,7 +74,9 @@ bool dataset_shape(hid_t dataset, Shape* shape) {
   const int rank = H5Sget_simple_extent_ndims(space.get());
   if (rank != 2 && rank != 3) return false;
   hsize_t dims[3] = {1, 1, 1};
-  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  if (H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0) return false;
+  for (int d = 0; d < rank; ++d)
+    if (dims[d] == 0 || dims[d] > (hsize_t(1) << 20)) return false; // empty, or beyond any detector
   if (rank == 2) *shape = Shape{index_t(dims[1]), index_t(dims[0]), 1, 1};
   else *shape = Shape{index_t(dims[2]), index_t(dims[1]), index_t(dims[0]), 1};
   return true;
@@ -103,18 +112,23 @@ struct EmanHdfReader::Impl {
 
 bool hdf5_supported() { return true; }
 
-EmanHdfReader::EmanHdfReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
-  ImageInfo& info = impl_->info;
-  info.path = path;
-  info.format = FileFormat::EmanHdf;
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) throw_input_error(path, "cannot open for reading (no such file)");
+namespace {
 
+/// Opens `path` and describes it into `info` (the whole HDF5 side of the constructor); returns
+/// the open file, or throws frost::Error(Input).
+hid_t open_and_describe(const std::string& path, ImageInfo& info) {
   Hdf5Guard guard;
   if (H5Fis_hdf5(path.c_str()) <= 0) throw_input_error(path, "not an HDF5 file");
-  impl_->file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (impl_->file < 0) throw_input_error(path, "cannot open as HDF5");
-  const hid_t file = impl_->file;
+  hid_t file_id = -1;
+  // Strong close: closing the file closes whatever HDF5 still holds open in it, also after a
+  // failure half-way through a corrupt file (libhdf5 otherwise keeps it until exit).
+  {
+    Id access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+    if (access.ok()) H5Pset_fclose_degree(access.get(), H5F_CLOSE_STRONG);
+    file_id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.ok() ? access.get() : H5P_DEFAULT);
+  }
+  if (file_id < 0) throw_input_error(path, "cannot open as HDF5");
+  const hid_t file = file_id;
   try {
     if (!link_exists(file, "/MDF") || !link_exists(file, "/MDF/images"))
       throw_input_error(path, "not an EMAN2 image file: there is no /MDF/images group");
@@ -143,7 +157,7 @@ EmanHdfReader::EmanHdfReader(const std::string& path) : impl_(std::make_unique<I
     Id dataset(H5Dopen2(file, image_name(0).c_str(), H5P_DEFAULT), H5Dclose);
     Shape shape;
     if (!dataset.ok() || !dataset_shape(dataset.get(), &shape))
-      throw_input_error(path, image_name(0) + " is not a 2-D or 3-D dataset");
+      throw_input_error(path, image_name(0) + " is not a non-empty 2-D or 3-D dataset");
     {
       Id type(H5Dget_type(dataset.get()), H5Tclose);
       const H5T_class_t cls = H5Tget_class(type.get());
@@ -163,10 +177,56 @@ EmanHdfReader::EmanHdfReader(const std::string& path) : impl_(std::make_unique<I
         info.pixel_size[a] = v > 0 ? v : 0;
     }
   } catch (...) {
-    H5Fclose(impl_->file);
-    impl_->file = -1;
+    H5Fclose(file);
     throw;
   }
+  return file;
+}
+
+/// Runs `open_and_describe` and reads image 0 in a forked child, so that a crash of libhdf5 on
+/// a corrupt file becomes an input error here. The child only calls HDF5 and _exit()s.
+void probe_in_child(const std::string& path) {
+  std::unique_lock<std::mutex> hdf5_lock(hdf5_mutex()); // no HDF5 call is half-way at fork
+  const pid_t child = ::fork();
+  if (child < 0) return; // cannot fork: open in-process, as before
+  if (child == 0) {
+    int code = 0;
+    ::alarm(60);
+    hdf5_lock.release(); // the child's copy of the mutex is held by this (its only) thread
+    hdf5_mutex().unlock();
+    try {
+      ImageInfo info;
+      const hid_t file = open_and_describe(path, info);
+      std::vector<float> item(std::size_t(info.shape.pixels_per_item()));
+      Hdf5Guard guard;
+      Id dataset(H5Dopen2(file, image_name(0).c_str(), H5P_DEFAULT), H5Dclose);
+      if (dataset.ok()) H5Dread(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, item.data());
+    } catch (...) {
+      code = 3; // an ordinary input error: the parent finds and reports it itself
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status))
+    throw_input_error(path, std::string("corrupt HDF5 file: the HDF5 library crashed reading it (signal ") +
+                                std::to_string(WTERMSIG(status)) + ")");
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 3)
+    throw_input_error(path, "corrupt HDF5 file: the HDF5 library failed reading it (exit status " +
+                                std::to_string(WEXITSTATUS(status)) + ")");
+}
+
+} // namespace
+
+EmanHdfReader::EmanHdfReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  ImageInfo& info = impl_->info;
+  info.path = path;
+  info.format = FileFormat::EmanHdf;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw_input_error(path, "cannot open for reading (no such file)");
+  probe_in_child(path);
+  impl_->file = open_and_describe(path, info);
 }
 
 EmanHdfReader::~EmanHdfReader() {
