@@ -6,6 +6,10 @@
 # Test data: ../shared/data is not on the GPU machine; copy it beside the checkout first
 #   (cp -r ../shared/data .shared_data) and carry `.shared_data` with the device tool.
 # Usage: scripts/device_check.sh [--quick]     (--quick: benchmarks at small sizes only)
+#        scripts/device_check.sh --sanitize [TOOLS]
+#   --sanitize: build, then run the CUDA test programs under compute-sanitizer with each of
+#   TOOLS (default "memcheck racecheck synccheck"; the programs of one tool run side by side on
+#   the GPU), and print a table of errors per tool and program instead of the usual check.
 # FROST_ADVISOR_BUDGET_S (default 240) bounds the FFT-advisor benchmark and
 # FROST_RECON_BENCH_BUDGET_S (default 120; killed at budget + 120 s) the reconstruction benchmark,
 # FROST_MOVIE_BENCH_BUDGET_S (default 120; killed at budget + 120 s) the movie-alignment benchmark,
@@ -19,6 +23,10 @@ out=$(mktemp -d /tmp/frost-device-check.XXXXXX)
 mkdir -p "$final"
 quick=""
 [ "${1:-}" = "--quick" ] && quick="--quick"
+sanitize_tools=""
+if [ "${1:-}" = "--sanitize" ]; then
+  sanitize_tools=${2:-memcheck racecheck synccheck}
+fi
 build=$root/build-device
 jobs=$(nproc)
 
@@ -50,6 +58,46 @@ if [ $build_rc -ne 0 ]; then
   exit 1
 fi
 grep -E "^-- +(CUDA|FFTW|TIFF|HDF5|MPI) " "$out/configure.log"
+
+if [ -n "$sanitize_tools" ]; then
+  # compute-sanitizer over the programs that hold the CUDA tests (GPU parts only: the filter
+  # keeps the suites whose names mark them as device tests). Each run is bounded in time.
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  programs=$(find "$build/tests" -type f -perm -u+x \( -name 'frost_cuda_*_tests' -o -name 'frost_fft_tests' -o -name 'frost_cufft_measurer_tests' \) | sort)
+  filter='*Cuda*:*Gpu*:*GPU*:*Device*:*Cufft*:*CuFFT*:*Parity*'
+  rows=()
+  san_rc=0
+  for tool in $sanitize_tools; do
+    pids=()
+    for prog in $programs; do
+      name=$(basename "$prog")
+      timeout -k 10 "${FROST_SANITIZE_TIMEOUT_S:-240}" "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 \
+        "$prog" --gtest_filter="$filter" > "$out/sanitize-$tool-$name.log" 2>&1 &
+      pids+=("$!:$name")
+    done
+    for entry in "${pids[@]}"; do
+      pid=${entry%%:*}; name=${entry#*:}
+      wait "$pid"; rc=$?
+      logf="$out/sanitize-$tool-$name.log"
+      errors=$(grep -oE "ERROR SUMMARY: [0-9]+" "$logf" | tail -1 | grep -oE "[0-9]+$" || true)
+      tests=$(grep -oE "\[  PASSED  \] [0-9]+" "$logf" | grep -oE "[0-9]+$" || true)
+      failed=$(grep -oE "\[  FAILED  \] [0-9]+ test" "$logf" | grep -oE "[0-9]+" || true)
+      verdict=clean
+      [ "$rc" -eq 0 ] || { verdict="rc=$rc"; san_rc=1; }
+      [ "$rc" -eq 124 ] && verdict="timeout"
+      rows+=("$(printf '%-10s %-34s %6s %8s %6s  %s' "$tool" "$name" "${tests:-?}" "${errors:-?}" "${failed:-0}" "$verdict")")
+      [ "$rc" -eq 0 ] || grep -m 5 -E "^========= (Invalid|Race|Barrier|Error|Program hit)|FAILED" "$logf"
+    done
+  done
+  echo
+  echo "================ frost device check: compute-sanitizer ================"
+  echo "GPU            : $(head -1 "$out/gpu.txt")"
+  echo "filter         : $filter"
+  printf '%-10s %-34s %6s %8s %6s  %s\n' tool program passed errors failed result
+  printf '%s\n' "${rows[@]}"
+  tar -czf "$final/sanitize-logs.tar.gz" -C "$out" . 2>/dev/null
+  exit $san_rc
+fi
 
 ctest --test-dir "$build" --output-on-failure --parallel 4 --output-junit "$out/ctest.xml" > "$out/ctest.log" 2>&1
 test_rc=$?

@@ -64,6 +64,7 @@ std::unique_ptr<LoadedMovie> gpu_movie(motion::MovieReader& reader, int gpu, dou
     // was measured slower (page faults on fresh memory): they are read into the pinned slots.
     if (device_ready.valid()) device_ready.get();
     cuda::StoredFrameSource source;
+    source.name = reader.path();
     source.mode = stored->mode;
     source.swap = stored->swap;
     source.mode0_unsigned = stored->mode0_unsigned;

@@ -22,10 +22,11 @@ struct DevicePeak {
 /// Decodes `rows` stored rows (row_bytes each, at `src`) of a movie of nx-wide, ny-tall frames,
 /// starting at row `row0` of the whole movie (frame row0 / ny), into `frames` (row r of the movie
 /// at frames + r·nx): io::mrc_pixel, then motion::corrected_pixel with the raw-size dark and gain
-/// (nullptr: none).
+/// (nullptr: none). The lowest frame index (counted from the first uploaded frame) holding a
+/// NaN or Inf pixel is atomicMin'ed into *first_non_finite.
 void decode_stored_rows(const unsigned char* src, int mode, bool swap, bool mode0_unsigned, index_t row_bytes,
                         index_t nx, index_t ny, index_t row0, index_t rows, const float* dark, const float* gain,
-                        float* frames, cudaStream_t stream);
+                        float* frames, int* first_non_finite, cudaStream_t stream);
 
 /// Copies the centred mx x my window (origin x0, y0) of `count` frames of nx x ny into a dense
 /// mx x my x count stack (the transform window of §5.2 when the frame is cropped).

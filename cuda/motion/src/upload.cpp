@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <string>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "frost/core/error.hpp"
 #include "frost/core/host_buffer.hpp"
 #include "frost/core/threads.hpp"
+#include "frost/motion/movie_reader.hpp"
 #include "motion_kernels.hpp"
 #include "movie_state.hpp"
 
@@ -96,6 +98,9 @@ void CudaMovie::Impl::upload_stored(const StoredFrameSource& source) {
   };
   const auto t_setup = std::chrono::steady_clock::now();
   const DeviceBuffer<float> dark = reference(source.dark, "dark"), gain = reference(source.gain, "gain");
+  DeviceBuffer<int> first_non_finite(1);
+  const int none = std::numeric_limits<int>::max();
+  first_non_finite.upload_async(&none, 1, stream.get());
   stream.synchronize(); // the other streams read the references
 
   const index_t total_rows = static_cast<index_t>(count) * ny;
@@ -134,7 +139,8 @@ void CudaMovie::Impl::upload_stored(const StoredFrameSource& source) {
         source.read(static_cast<std::int64_t>(row0) * source.row_bytes, bytes, host);
         FROST_CUDA_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s));
         motion_kernels::decode_stored_rows(dev, source.mode, source.swap, source.mode0_unsigned, source.row_bytes, nx,
-                                           ny, row0, rows, dark.data(), gain.data(), frames.data(), s);
+                                           ny, row0, rows, dark.data(), gain.data(), frames.data(),
+                                           first_non_finite.data(), s);
         done[slot]->record(s);
         used[turn] = true;
       }
@@ -150,6 +156,10 @@ void CudaMovie::Impl::upload_stored(const StoredFrameSource& source) {
   for (Stream& s : streams) s.synchronize(); // no copy may outlive its slot
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
+  int bad = none;
+  first_non_finite.download_async(&bad, 1, stream.get());
+  stream.synchronize();
+  if (bad != none && source.reject_non_finite) throw_input_error(source.name, motion::non_finite_frame_problem(first_frame + bad));
 }
 
 } // namespace frost::cuda

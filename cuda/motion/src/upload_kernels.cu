@@ -15,12 +15,13 @@ namespace {
 __global__ void decode_stored_rows_kernel(const unsigned char* __restrict__ src, int mode, bool swap,
                                           bool mode0_unsigned, index_t row_bytes, index_t nx, index_t ny, index_t row0,
                                           index_t rows, const float* __restrict__ dark, const float* __restrict__ gain,
-                                          float* __restrict__ frames) {
+                                          float* __restrict__ frames, int* __restrict__ first_non_finite) {
   const index_t total = rows * nx;
   for (index_t e = global_thread(); e < total; e += grid_stride()) {
     const index_t r = e / nx, x = e - r * nx;
     const index_t row = row0 + r;
     const float v = io::mrc_pixel(mode, src + r * row_bytes, x, swap, mode0_unsigned);
+    if (!isfinite(v)) atomicMin(first_non_finite, static_cast<int>(row / ny)); // the host reader's check
     frames[row * nx + x] = motion::corrected_pixel(v, dark, gain, (row % ny) * nx + x);
   }
 }
@@ -29,9 +30,10 @@ __global__ void decode_stored_rows_kernel(const unsigned char* __restrict__ src,
 
 void decode_stored_rows(const unsigned char* src, int mode, bool swap, bool mode0_unsigned, index_t row_bytes,
                         index_t nx, index_t ny, index_t row0, index_t rows, const float* dark, const float* gain,
-                        float* frames, cudaStream_t stream) {
+                        float* frames, int* first_non_finite, cudaStream_t stream) {
   decode_stored_rows_kernel<<<blocks_for(rows * nx), kThreads, 0, stream>>>(src, mode, swap, mode0_unsigned, row_bytes,
-                                                                            nx, ny, row0, rows, dark, gain, frames);
+                                                                            nx, ny, row0, rows, dark, gain, frames,
+                                                                            first_non_finite);
   FROST_CHECK_LAUNCH();
 }
 

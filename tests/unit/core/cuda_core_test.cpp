@@ -1,4 +1,6 @@
 // CUDA core: checked calls report failures as Device errors; buffers round-trip data.
+#include <cstdlib>
+
 #include "frost/cuda/device_buffer.hpp"
 #include "frost/test/support.hpp"
 
@@ -27,6 +29,52 @@ TEST(CudaCore, FailedCallThrowsDeviceError) {
     EXPECT_NE(std::string(e.what()).find("cudaSetDevice"), std::string::npos);
     cudaGetLastError();
   }
+}
+
+// A request beyond the device's memory is a Device error that says so, with the numbers; the
+// device stays usable afterwards.
+TEST(CudaCore, OutOfMemoryIsAClearDeviceError) {
+  FROST_REQUIRE_GPU();
+  const std::size_t total = memory_info().second;
+  try {
+    DeviceBuffer<unsigned char> too_big(2 * total);
+    FAIL() << "allocating twice the device memory succeeded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Device);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("out of GPU memory"), std::string::npos) << what;
+    EXPECT_NE(what.find("MiB requested"), std::string::npos) << what;
+  }
+  DeviceBuffer<float> fine(1 << 20);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+// FROST_GPU_MEMORY_LIMIT_MB makes the device look like one of that size to this process: total
+// is the limit and free is the limit less what the process holds. Malformed values are usage
+// errors naming the variable.
+TEST(CudaCore, MemoryLimitMakesTheDeviceLookSmall) {
+  FROST_REQUIRE_GPU();
+  const std::size_t mib = std::size_t(1) << 20;
+  ::setenv("FROST_GPU_MEMORY_LIMIT_MB", "48", 1);
+  const auto [free_before, total] = memory_info();
+  EXPECT_EQ(total, 48 * mib);
+  EXPECT_LE(free_before, 48 * mib);
+  {
+    DeviceBuffer<unsigned char> held(16 * mib);
+    const std::size_t free_holding = memory_info().first;
+    EXPECT_LE(free_holding + 16 * mib, free_before) << free_holding << " free while holding 16 MiB";
+  }
+  EXPECT_EQ(memory_info().first, free_before);
+  ::setenv("FROST_GPU_MEMORY_LIMIT_MB", "lots", 1);
+  try {
+    memory_info();
+    ADD_FAILURE() << "a malformed limit was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Usage);
+    EXPECT_NE(std::string(e.what()).find("FROST_GPU_MEMORY_LIMIT_MB"), std::string::npos);
+  }
+  ::unsetenv("FROST_GPU_MEMORY_LIMIT_MB");
+  EXPECT_GT(memory_info().second, 48 * mib);
 }
 
 TEST(CudaCore, EventsTime) {

@@ -1,6 +1,7 @@
 // Frame loading: open the movie, prepare the references once, then decode frames in parallel.
 #include "frost/motion/movie_reader.hpp"
 
+#include <cmath>
 #include <algorithm>
 #include <exception>
 #include <mutex>
@@ -68,12 +69,24 @@ struct MovieReader::Impl {
   std::unique_ptr<FourierBinner> binner;
   HotPixelReport hot;
   int threads = 1;
+  bool float_samples = false; ///< float32/float16 frames, which can hold NaN or Inf
+
+  /// A NaN or Inf pixel would spread through every FFT of the alignment and end in the
+  /// micrograph: an input error, naming the frame (1-based, as in the file).
+  void reject_non_finite(const float* raw, index_t t) const {
+    const index_t n = raw_pixels();
+    for (index_t i = 0; i < n; ++i)
+      if (!std::isfinite(raw[i]))
+        throw_input_error(path, non_finite_frame_problem(first + t) + " (the first at x " + std::to_string(i % raw_w) +
+                                    ", y " + std::to_string(i / raw_w) + ")");
+  }
 
   index_t raw_pixels() const { return raw_w * raw_h; }
   index_t binned_pixels() const { return binner->out_width() * binner->out_height(); }
   /// Decode frame t into `raw` (raw_pixels() floats) and apply dark and gain.
   void load_corrected(index_t t, float* raw) const {
     source->read(first + t, raw);
+    if (float_samples) reject_non_finite(raw, t);
     correct_frame(raw, raw_pixels(), dark.size() ? dark.data() : nullptr, gain.size() ? gain.data() : nullptr);
   }
   void fill_bad(float* raw, index_t t) const {
@@ -124,6 +137,8 @@ void MovieReader::Impl::open_source() {
   if (item.z != 1) throw_input_error(path, "movie frames must be 2-D, not " + to_string(item));
   raw_w = item.x;
   raw_h = item.y;
+  const io::SampleType sample = source->info().sample;
+  float_samples = !eer && (sample == io::SampleType::Float32 || sample == io::SampleType::Float16);
 }
 
 void MovieReader::Impl::select_frames() {
@@ -256,6 +271,12 @@ void MovieReader::read_stored(std::int64_t offset, std::size_t bytes, unsigned c
 
 const Image<float>& MovieReader::dark() const { return impl_->dark; }
 const Image<float>& MovieReader::gain() const { return impl_->gain; }
+
+const std::string& MovieReader::path() const { return impl_->path; }
+
+std::string non_finite_frame_problem(index_t frame) {
+  return "frame " + std::to_string(frame + 1) + " (1-based) holds NaN or Inf pixels; frost does not align such movies";
+}
 
 void MovieReader::read_frame(index_t t, float* out) const {
   if (t < 0 || t >= impl_->count)

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <random>
 #include <vector>
@@ -46,6 +47,7 @@ cuda::StoredFrameSource source_of(const std::vector<unsigned char>& bytes, int m
   s.mode0_unsigned = mode0_unsigned;
   s.row_bytes = static_cast<std::int64_t>(io::mrc_row_bytes(mode, nx));
   s.frame_bytes = s.row_bytes * ny;
+  s.reject_non_finite = false; // random bits hold NaN and Inf patterns, decoded as the host does
   s.read = [&bytes](std::int64_t offset, std::size_t n, unsigned char* dst) {
     std::memcpy(dst, bytes.data() + offset, n);
   };
@@ -159,6 +161,49 @@ TEST(CudaMotionParity, StoredMovieThroughTheReaderMatchesReadAll) {
   // Binning needs the host: no stored path.
   ro.bin = 2.0;
   EXPECT_FALSE(MovieReader(dir.file("movie.mrcs"), ro).stored_frames().has_value());
+}
+
+// A float movie with a NaN pixel: the device decoder refuses it as the host reader does, with
+// the same message (file and 1-based frame).
+TEST(CudaMotionParity, NonFiniteStoredFramesAreAnInputError) {
+  FROST_REQUIRE_GPU();
+  test::TempDir dir;
+  const index_t nx = 96, ny = 64, n = 5;
+  Image<float> movie(Shape::image(nx, ny, n));
+  const std::vector<float> v = test::random_floats(static_cast<std::size_t>(movie.size()), 5, 0.f, 4.f);
+  std::copy(v.begin(), v.end(), movie.data());
+  movie(17, 40, 0, 3) = std::numeric_limits<float>::quiet_NaN();
+  io::write_image(dir.file("nan.mrcs"), movie.cview());
+
+  MovieReader reader(dir.file("nan.mrcs"), MovieReadOptions{});
+  std::string host_message;
+  try {
+    reader.read_all();
+    ADD_FAILURE() << "the host reader accepted a NaN";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Input);
+    host_message = e.what();
+  }
+  EXPECT_NE(host_message.find("frame 4 (1-based)"), std::string::npos) << host_message;
+  EXPECT_NE(host_message.find("nan.mrcs"), std::string::npos) << host_message;
+
+  const std::optional<StoredFrames> stored = reader.stored_frames();
+  ASSERT_TRUE(stored.has_value());
+  cuda::StoredFrameSource s;
+  s.name = reader.path();
+  s.mode = stored->mode;
+  s.frame_bytes = stored->frame_bytes;
+  s.row_bytes = stored->row_bytes;
+  s.read = [&reader](std::int64_t offset, std::size_t bytes, unsigned char* dst) { reader.read_stored(offset, bytes, dst); };
+  try {
+    cuda::CudaMovie gpu(static_cast<int>(n), {nx, ny}, 0, s);
+    ADD_FAILURE() << "the device decoder accepted a NaN";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Input);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("frame 4 (1-based)"), std::string::npos) << what;
+    EXPECT_NE(what.find("nan.mrcs"), std::string::npos) << what;
+  }
 }
 
 } // namespace

@@ -59,26 +59,35 @@ private:
   cudaEvent_t e_ = nullptr;
 };
 
+/// cudaMalloc on the current device, whose id is returned, with frost::Error(Device) "out of GPU
+/// memory" (bytes asked, free, total, and what to do) when the device cannot give them; other
+/// failures as FROST_CUDA_CHECK. The bytes count towards this process's use of that device
+/// (memory_info) until device_release.
+int device_allocate(void** ptr, std::size_t bytes);
+/// cudaFree of a device_allocate'd block; never throws.
+void device_release(void* ptr, std::size_t bytes, int device) noexcept;
+
 /// Move-only array of T in device memory (cudaMalloc). Contents uninitialised.
 template <class T>
 class DeviceBuffer {
 public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0) FROST_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), count_ * sizeof(T)));
+    if (count_ > 0) device_ = device_allocate(reinterpret_cast<void**>(&data_), count_ * sizeof(T));
   }
   ~DeviceBuffer() {
-    if (data_) cudaFree(data_); // destructors only release, never throw
+    if (data_) device_release(data_, bytes(), device_); // destructors only release, never throw
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   DeviceBuffer(DeviceBuffer&& o) noexcept
-      : data_(std::exchange(o.data_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+      : data_(std::exchange(o.data_, nullptr)), count_(std::exchange(o.count_, 0)), device_(o.device_) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
-      if (data_) cudaFree(data_);
+      if (data_) device_release(data_, bytes(), device_);
       data_ = std::exchange(o.data_, nullptr);
       count_ = std::exchange(o.count_, 0);
+      device_ = o.device_;
     }
     return *this;
   }
@@ -102,9 +111,20 @@ public:
 private:
   T* data_ = nullptr;
   std::size_t count_ = 0;
+  int device_ = -1;
 };
 
-/// Free and total memory of the current device, in bytes.
+/// Free and total memory of the current device, in bytes: what every batch planner sizes its
+/// batches by. With FROST_GPU_MEMORY_LIMIT_MB (environment) set, the device looks to this
+/// process like one of that size: total = the limit, free = the limit less what this process
+/// holds in DeviceBuffers on it (at most the real free memory), so that a job sharing a GPU, or
+/// a test of memory pressure, runs in a given budget. (cuFFT's own work areas are not counted.)
 std::pair<std::size_t, std::size_t> memory_info();
+
+/// Bytes this process holds in DeviceBuffers on `device`.
+std::size_t allocated_bytes(int device);
+
+/// The FROST_GPU_MEMORY_LIMIT_MB cap in bytes, 0 when unset; frost::Error(Usage) when malformed.
+std::size_t memory_limit_bytes();
 
 } // namespace frost::cuda

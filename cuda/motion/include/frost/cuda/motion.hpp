@@ -72,6 +72,7 @@ using FrameProducer = std::function<void(int t, float* dst)>;
 /// (io::mrc_pixel), then dark and gain (motion::corrected_pixel), bit for bit what
 /// motion::MovieReader::read_frame() gives when it has nothing else to do (stored_frames()).
 struct StoredFrameSource {
+  std::string name;            ///< the movie's file, for messages
   int mode = 2;
   bool swap = false;           ///< big-endian data
   bool mode0_unsigned = false; ///< mode-0 bytes are uint8
@@ -81,6 +82,9 @@ struct StoredFrameSource {
   /// called from several CPU threads at once.
   std::function<void(std::int64_t offset, std::size_t bytes, unsigned char* dst)> read;
   View<const float> dark, gain; ///< width x height references (data nullptr: none)
+  /// NaN or Inf in the decoded frames is an input error naming `name` and the frame, as in
+  /// motion::MovieReader; false only to decode arbitrary bits (the codec parity tests).
+  bool reject_non_finite = true;
 };
 
 class CudaMovie final : public motion::PairMeasurer, public motion::PatchMeasurer, public motion::FrameRenderer {

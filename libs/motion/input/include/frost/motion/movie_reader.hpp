@@ -64,6 +64,7 @@ public:
   const io::ImageInfo& file_info() const;
   bool is_eer() const;
   /// Absolute index (0-based) of the first selected frame.
+  const std::string& path() const;
   index_t first_frame() const;
   /// Number of selected frames.
   index_t frame_count() const;
@@ -102,5 +103,9 @@ private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// @brief The message for a frame (0-based index in the file) holding NaN or Inf pixels, shared
+/// by the host reader and the device decoder.
+std::string non_finite_frame_problem(index_t frame);
 
 } // namespace frost::motion
