@@ -64,12 +64,13 @@ if [ -n "$sanitize_tools" ]; then
   # suites whose names mark them as device tests; timing-dependent tests are left out, as the
   # tool slows everything). Every test runs in its own process, FROST_SANITIZE_JOBS (default 8)
   # at a time, each bounded by FROST_SANITIZE_TIMEOUT_S (default 300; a test that needs longer
-  # is reported as a timeout, not as clean). CUDA API errors are not reported by the tool:
+  # is reported as a timeout, not as clean; FROST_SANITIZE_FILTER replaces the filter to rerun a
+  # few tests with more time). CUDA API errors are not reported by the tool:
   # frost checks every call itself, and some tests provoke failures on purpose (bad device ids,
   # allocations beyond the device).
   sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   programs=$(find "$build/tests" -type f -perm -u+x \( -name 'frost_cuda_*_tests' -o -name 'frost_fft_tests' -o -name 'frost_cufft_measurer_tests' \) | sort)
-  filter='*Cuda*:*Gpu*:*GPU*:*Device*:*Cufft*:*CuFFT*:*Parity*-*MinimumTotalTime*:*EventsTime*'
+  filter=${FROST_SANITIZE_FILTER:-'*Cuda*:*Gpu*:*GPU*:*Device*:*Cufft*:*CuFFT*:*Parity*-*MinimumTotalTime*:*EventsTime*'}
   jobs_n=${FROST_SANITIZE_JOBS:-8}
   per_test=${FROST_SANITIZE_TIMEOUT_S:-300}
   mkdir -p "$out/sanitize"
