@@ -32,26 +32,20 @@
 
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/metadata_file.hpp"
+#include "frost/test/log_capture.hpp"
+#include "frost/test/program_run.hpp"
 #include "frost/test/support.hpp"
 
 namespace frost {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 constexpr const char* kLimitVar = "FROST_GPU_MEMORY_LIMIT_MB";
 constexpr double kTimeout = 180; // seconds for any single program run
 constexpr const char* kTmpTag = ".frost-tmp-"; // AtomicFile: <path>.frost-tmp-<pid>
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test::slurp;
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -61,20 +55,7 @@ std::string lower(std::string s) {
 // ---------------------------------------------------------------------------------------------
 // Running programs
 
-/// How a run ended, with what it wrote to stdout and stderr.
-struct Outcome {
-  int exit_code = -1; ///< when it exited
-  int signal = 0;     ///< when a signal ended it
-  bool timed_out = false;
-  double seconds = 0;
-  std::string out, err;
-
-  std::string status() const {
-    if (timed_out) return "TIMED OUT";
-    if (signal) return std::string("killed by ") + strsignal(signal);
-    return "exit " + std::to_string(exit_code);
-  }
-};
+using test::Outcome;
 
 /// The environment prefix of a run: FROST_GPU_MEMORY_LIMIT_MB removed (a value in the test's own
 /// environment must not leak into the unlimited runs), then set to `limit` unless that is empty.
@@ -87,40 +68,7 @@ std::string limit_env(const std::string& limit) {
 /// Runs `command` with the memory limit `limit` ("" = unset) through /bin/sh, in a process group
 /// of its own so that a timeout can end it; stdout and stderr go to <log>.out and <log>.err.
 Outcome run(const std::string& command, const std::string& log, const std::string& limit) {
-  const std::string line = "exec " + limit_env(limit) + command + " >" + log + ".out 2>" + log + ".err";
-  Outcome o;
-  const auto start = Clock::now();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  if (pid < 0) {
-    ADD_FAILURE() << "fork: " << std::strerror(errno);
-    return o;
-  }
-  ::setpgid(pid, pid);
-  int status = 0;
-  for (;;) {
-    if (::waitpid(pid, &status, WNOHANG) == pid) break;
-    if (since(start) > kTimeout) {
-      o.timed_out = true;
-      ::kill(-pid, SIGTERM);
-      std::this_thread::sleep_for(std::chrono::milliseconds(500));
-      ::kill(-pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  o.seconds = since(start);
-  if (!o.timed_out) {
-    if (WIFEXITED(status)) o.exit_code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) o.signal = WTERMSIG(status);
-  }
-  o.out = slurp(log + ".out");
-  o.err = slurp(log + ".err");
+  const Outcome o = test::run_program(limit_env(limit) + command, log, kTimeout);
   std::printf("[%s] %s after %.2f s: %s\n", limit.empty() ? "no limit" : (std::string(kLimitVar) + "=" + limit).c_str(),
               o.status().c_str(), o.seconds, command.c_str());
   return o;

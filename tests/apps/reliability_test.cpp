@@ -38,114 +38,31 @@
 #include <vector>
 
 #include "frost/io/image_io.hpp"
+#include "frost/test/log_capture.hpp"
+#include "frost/test/program_run.hpp"
 #include "frost/test/support.hpp"
 
 namespace frost {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 constexpr double kTimeout = 60; // seconds for any single program run
 constexpr const char* kTmpTag = ".frost-tmp-"; // AtomicFile: <path>.frost-tmp-<pid>
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 // ---------------------------------------------------------------------------------------------
 // Running programs
 
-/// How a run ended, with what it wrote to stdout and stderr.
-struct Outcome {
-  pid_t pid = -1;
-  int exit_code = -1; ///< when it exited
-  int signal = 0; ///< when a signal ended it
-  bool timed_out = false;
-  double seconds = 0;
-  std::string out, err;
+using test::finish_program;
+using test::Outcome;
+using test::program_ended;
+using test::Running;
+using test::since;
+using test::slurp;
+using test::start_program;
 
-  std::string status() const {
-    if (timed_out) return "TIMED OUT";
-    if (signal) return std::string("killed by ") + strsignal(signal);
-    return std::to_string(exit_code);
-  }
-};
-
-/// A started program: `exec <command>` through /bin/sh in a process group of its own, so that
-/// the pid is the program itself (signals reach it, not a shell) and a timeout can end the group.
-struct Running {
-  pid_t pid = -1;
-  std::string log;
-  Clock::time_point start;
-  bool reaped = false;
-  int status = 0;
-};
-
-/// Starts `command`; with a `gate` (the read end of a pipe) the child waits for one byte on it
-/// before it execs, so that the caller can prepare files named after the child's pid.
-Running start(const std::string& command, const std::string& log, int gate = -1) {
-  Running r;
-  r.log = log;
-  const std::string line = "exec " + command + " >" + log + ".out 2>" + log + ".err";
-  r.start = Clock::now();
-  r.pid = ::fork();
-  if (r.pid == 0) {
-    ::setpgid(0, 0);
-    if (gate >= 0) {
-      char go = 0;
-      if (::read(gate, &go, 1) != 1) ::_exit(126);
-      ::close(gate);
-    }
-    ::execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  ::setpgid(r.pid, r.pid); // also here: no race with the child's own call
-  return r;
-}
-
-/// True when the program has ended (reaped now or before).
-bool ended(Running& r) {
-  if (r.reaped) return true;
-  if (::waitpid(r.pid, &r.status, WNOHANG) == r.pid) r.reaped = true;
-  return r.reaped;
-}
-
-/// Waits for the end, at most `timeout` s from the start; then the group gets SIGTERM, SIGKILL.
-Outcome finish(Running& r, double timeout = kTimeout) {
-  Outcome o;
-  o.pid = r.pid;
-  while (!ended(r)) {
-    if (since(r.start) > timeout) {
-      o.timed_out = true;
-      ::kill(-r.pid, SIGTERM);
-      std::this_thread::sleep_for(std::chrono::milliseconds(500));
-      ::kill(-r.pid, SIGKILL);
-      ::waitpid(r.pid, &r.status, 0);
-      r.reaped = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  o.seconds = since(r.start);
-  if (!o.timed_out) {
-    if (WIFEXITED(r.status)) o.exit_code = WEXITSTATUS(r.status);
-    if (WIFSIGNALED(r.status)) o.signal = WTERMSIG(r.status);
-  }
-  o.out = slurp(r.log + ".out");
-  o.err = slurp(r.log + ".err");
-  return o;
-}
-
-Outcome run(const std::string& command, const std::string& log) {
-  Running r = start(command, log);
-  return finish(r);
-}
+Outcome run(const std::string& command, const std::string& log) { return test::run_program(command, log, kTimeout); }
+Outcome finish(Running& r) { return finish_program(r, kTimeout); }
 
 /// Inode of `path`, 0 when absent (a rewrite through AtomicFile gives a new inode).
 ino_t inode(const std::string& path) {
@@ -192,7 +109,7 @@ Interruption interrupt_while_writing(const std::string& command, const std::stri
     ADD_FAILURE() << "pipe: " << std::strerror(errno);
     return in;
   }
-  Running r = start(command, log, gate[0]);
+  Running r = start_program(command, log, gate[0]);
   ::close(gate[0]);
   const std::string tmp = output + kTmpTag + std::to_string(r.pid);
   in.temporary = fs::path(tmp).filename().string();
@@ -206,7 +123,7 @@ Interruption interrupt_while_writing(const std::string& command, const std::stri
   }
   EXPECT_EQ(::write(gate[1], "g", 1), 1);
   ::close(gate[1]);
-  while (fifo >= 0 && !ended(r) && since(r.start) < kTimeout) {
+  while (fifo >= 0 && !program_ended(r) && since(r.start) < kTimeout) {
     if (holds_open(r.pid, tmp)) {
       in.mid_write = fs::exists(tmp) && !fs::exists(output);
       in.fired = ::kill(r.pid, sig) == 0;
@@ -223,11 +140,11 @@ Interruption interrupt_while_writing(const std::string& command, const std::stri
 Interruption interrupt_mid_run(const std::string& command, const std::string& log, const std::string& marker,
                                double delay, int sig) {
   Interruption in;
-  Running r = start(command, log);
-  while (!ended(r) && since(r.start) < kTimeout) {
+  Running r = start_program(command, log);
+  while (!program_ended(r) && since(r.start) < kTimeout) {
     if (slurp(log + ".err").find(marker) != std::string::npos) {
       std::this_thread::sleep_for(std::chrono::duration<double>(delay));
-      if (!ended(r)) {
+      if (!program_ended(r)) {
         ::kill(r.pid, sig);
         in.fired = true;
       }
@@ -419,7 +336,7 @@ protected:
   static void expect_rejected(const std::string& what, const Case& c, int code, const std::vector<std::string>& names) {
     const Outcome& o = c.outcome;
     const std::string message = error_line(o.err);
-    std::printf("[bad input] %-58s exit %s (%.2f s): %s\n", what.c_str(), o.status().c_str(), o.seconds,
+    std::printf("[bad input] %-58s %s (%.2f s): %s\n", what.c_str(), o.status().c_str(), o.seconds,
                 message.c_str());
     EXPECT_FALSE(o.timed_out) << what;
     EXPECT_EQ(o.signal, 0) << what << ": crashed\n" << o.err;
@@ -680,7 +597,7 @@ std::string mid_write_note(const Interruption& in) {
 /// `final_path` when interrupted while writing it.
 void expect_clean_sigint(const std::string& what, const Interruption& in, const std::string& dir) {
   const Outcome& o = in.outcome;
-  std::printf("[interrupt] %-52s %s; exit %s after %.2f s%s\n", what.c_str(),
+  std::printf("[interrupt] %-52s %s; %s after %.2f s%s\n", what.c_str(),
               in.fired ? "SIGINT sent" : "NOT interrupted", o.status().c_str(), o.seconds, mid_write_note(in).c_str());
   ASSERT_TRUE(in.fired) << what << ": the run ended before it could be interrupted\n" << o.err;
   EXPECT_FALSE(o.timed_out) << what;
@@ -733,7 +650,7 @@ TEST_F(Reliability, ReconstructionInterruptedLeavesNoPartialMapAndReruns) {
   expect_clean_sigkill("reconstruct: SIGKILL during insertion", in, d);
   EXPECT_FALSE(fs::exists(d + "/map.mrc"));
   const Outcome full = run(many, d + "/rerun");
-  std::printf("[interrupt] reconstruct: rerun of the 2000-image map: exit %s in %.2f s\n", full.status().c_str(),
+  std::printf("[interrupt] reconstruct: rerun of the 2000-image map: %s in %.2f s\n", full.status().c_str(),
               full.seconds);
   ASSERT_EQ(full.exit_code, 0) << full.err;
   EXPECT_EQ(io::read_volume(d + "/map.mrc").image.shape(), Shape::volume(32, 32, 32));
@@ -749,7 +666,7 @@ TEST_F(Reliability, ReconstructionInterruptedLeavesNoPartialMapAndReruns) {
   EXPECT_FALSE(fs::exists(w + "/h.mrc"));
   EXPECT_TRUE(fs::exists(w + "/h_half2.mrc")); // written before the map
   const Outcome again = run(halves, w + "/rerun");
-  std::printf("[interrupt] reconstruct: rerun with --halves: exit %s in %.2f s\n", again.status().c_str(),
+  std::printf("[interrupt] reconstruct: rerun with --halves: %s in %.2f s\n", again.status().c_str(),
               again.seconds);
   ASSERT_EQ(again.exit_code, 0) << again.err;
   for (const char* f : {"/h.mrc", "/h_half1.mrc", "/h_half2.mrc", "/h_fsc.star", "/h_fsc.txt"})
@@ -772,7 +689,7 @@ TEST_F(Reliability, AlignSignificantInterruptedWhileWritingReruns) {
   expect_clean_sigkill("align_significant: SIGKILL writing angles.star", in, d);
   EXPECT_FALSE(fs::exists(d + "/angles.star"));
   const Outcome again = run(cmd, d + "/rerun");
-  std::printf("[interrupt] align_significant: rerun: exit %s in %.2f s\n", again.status().c_str(), again.seconds);
+  std::printf("[interrupt] align_significant: rerun: %s in %.2f s\n", again.status().c_str(), again.seconds);
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_TRUE(fs::exists(d + "/angles.xmd"));
   EXPECT_TRUE(fs::exists(d + "/angles.star"));
@@ -836,7 +753,7 @@ TEST_F(Reliability, MovieBatchResumesAfterInterruption) {
 
   const Outcome last = run(cmd, d + "/run3");
   const std::string log3 = last.out + last.err;
-  std::printf("[interrupt] movie_align batch: final rerun: exit %s in %.2f s: %s", last.status().c_str(), last.seconds,
+  std::printf("[interrupt] movie_align batch: final rerun: %s in %.2f s: %s", last.status().c_str(), last.seconds,
               last.out.substr(last.out.rfind('\n', last.out.size() - 2) + 1).c_str());
   ASSERT_EQ(last.exit_code, 0) << log3;
   EXPECT_NE(last.out.find("2 aligned, 2 skipped, 0 failed"), std::string::npos) << log3;
@@ -895,7 +812,7 @@ void expect_job_stopped(const std::string& what, const Outcome& o, const std::ve
                         const std::vector<std::string>& outputs, const std::string& dir) {
   const std::string all = o.out + o.err;
   const std::string message = error_line(o.err);
-  std::printf("[mpi] %-60s exit %s in %.2f s, %d error line(s): %s\n", what.c_str(), o.status().c_str(), o.seconds,
+  std::printf("[mpi] %-60s %s in %.2f s, %d error line(s): %s\n", what.c_str(), o.status().c_str(), o.seconds,
               count_lines_starting(all, "error:"), message.c_str());
   EXPECT_FALSE(o.timed_out) << what << ": the job hung\n" << all;
   EXPECT_NE(o.exit_code, 0) << what << "\n" << all;
