@@ -612,7 +612,8 @@ void expect_clean_sigint(const std::string& what, const Interruption& in, const 
 }
 
 /// After SIGKILL: killed, and nothing at `final_path` when killed while writing it. A killed
-/// process cannot remove its temporaries: they are counted and printed, not failed.
+/// process cannot remove its temporaries: they are counted and printed here, and the rerun's
+/// commit of the same output removes them (checked after the reruns).
 void expect_clean_sigkill(const std::string& what, const Interruption& in, const std::string& dir) {
   const Outcome& o = in.outcome;
   const auto left = temporaries(dir, o.pid);
@@ -669,6 +670,7 @@ TEST_F(Reliability, ReconstructionInterruptedLeavesNoPartialMapAndReruns) {
   std::printf("[interrupt] reconstruct: rerun with --halves: %s in %.2f s\n", again.status().c_str(),
               again.seconds);
   ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_TRUE(temporaries(w).empty()) << "the rerun's commits remove the killed run's temporaries";
   for (const char* f : {"/h.mrc", "/h_half1.mrc", "/h_half2.mrc", "/h_fsc.star", "/h_fsc.txt"})
     EXPECT_TRUE(fs::exists(w + f)) << f;
   EXPECT_EQ(io::read_volume(w + "/h.mrc").image.shape(), Shape::volume(32, 32, 32));
@@ -691,6 +693,7 @@ TEST_F(Reliability, AlignSignificantInterruptedWhileWritingReruns) {
   const Outcome again = run(cmd, d + "/rerun");
   std::printf("[interrupt] align_significant: rerun: %s in %.2f s\n", again.status().c_str(), again.seconds);
   ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_TRUE(temporaries(d).empty()) << "the rerun's commits remove the killed run's temporaries";
   EXPECT_TRUE(fs::exists(d + "/angles.xmd"));
   EXPECT_TRUE(fs::exists(d + "/angles.star"));
 }
@@ -708,6 +711,7 @@ TEST_F(Reliability, SimulateInterruptedWhileWritingReruns) {
   EXPECT_FALSE(fs::exists(d + "/s.star"));
   const Outcome again = run(cmd, d + "/rerun");
   ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_TRUE(temporaries(d).empty()) << "the rerun's commits remove the killed run's temporaries";
   for (const char* f : {"/s.mrcs", "/s.star", "/s.xmd"}) EXPECT_TRUE(fs::exists(d + f)) << f;
   EXPECT_EQ(io::read_stack(d + "/s.mrcs").image.shape(), Shape::image(32, 32, 50));
 }

@@ -1,9 +1,12 @@
 #include "frost/core/atomic_file.hpp"
 
+#include <dirent.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -82,6 +85,26 @@ void AtomicFile::commit() {
   }
   unregister_tmp(slot_);
   slot_ = -1;
+  remove_stale_temporaries(path_);
+}
+
+void remove_stale_temporaries(const std::string& path) noexcept {
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const std::string prefix = (slash == std::string::npos ? path : path.substr(slash + 1)) + ".frost-tmp-";
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return;
+  while (const dirent* e = ::readdir(d)) {
+    const char* name = e->d_name;
+    if (std::strncmp(name, prefix.c_str(), prefix.size()) != 0) continue;
+    const char* digits = name + prefix.size();
+    char* end = nullptr;
+    const long pid = std::strtol(digits, &end, 10);
+    if (end == digits || *end != '\0' || pid <= 0 || pid == ::getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue; // alive, or not ours to judge
+    ::unlink((dir + "/" + name).c_str());
+  }
+  ::closedir(d);
 }
 
 void remove_pending_temporaries() noexcept {

@@ -1,5 +1,7 @@
 // Outputs appear whole or not at all.
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -48,6 +50,25 @@ TEST(AtomicFile, SignalCleanupRemovesPendingTemporaries) {
   f.write("x");
   remove_pending_temporaries();
   EXPECT_FALSE(exists(f.temporary_path()));
+}
+
+// A SIGKILL leaves `<path>.frost-tmp-<pid>` behind; the next commit of that path removes it once
+// its process is gone, and leaves a living process's temporary and other files alone.
+TEST(AtomicFile, CommitRemovesTemporariesOfDeadProcesses) {
+  test::TempDir dir;
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  ::waitpid(child, nullptr, 0); // reaped: its pid is free
+  const std::string dead = dir.file("m.mrc.frost-tmp-" + std::to_string(child));
+  const std::string alive = dir.file("m.mrc.frost-tmp-" + std::to_string(::getppid()));
+  const std::string other = dir.file("n.mrc.frost-tmp-" + std::to_string(child));
+  for (const std::string& p : {dead, alive, other}) write_text_file_atomic(p, "partial");
+  write_text_file_atomic(dir.file("m.mrc"), "whole");
+  EXPECT_FALSE(exists(dead));
+  EXPECT_TRUE(exists(alive));
+  EXPECT_TRUE(exists(other)); // another output's temporary
+  EXPECT_EQ(read_text_file(dir.file("m.mrc")), "whole");
 }
 
 TEST(AtomicFile, OverwritesAnExistingOutputInOneStep) {

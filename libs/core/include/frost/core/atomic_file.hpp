@@ -9,7 +9,9 @@ namespace frost {
 /// Writes go to `<path>.frost-tmp-<pid>` in the same directory; commit() flushes, fsyncs and
 /// renames it to `path`. If the object dies uncommitted (exception) the temporary is removed;
 /// if the process is killed by SIGINT/SIGTERM the program base removes it (see
-/// remove_pending_temporaries). Throws frost::Error(Input) naming the path on any failure.
+/// remove_pending_temporaries). A SIGKILL leaves its temporary behind: the next commit of the
+/// same path removes temporaries of it whose process no longer exists on this machine.
+/// Throws frost::Error(Input) naming the path on any failure.
 class AtomicFile {
 public:
   explicit AtomicFile(std::string path);
@@ -34,6 +36,11 @@ private:
 
 /// Remove every temporary of an uncommitted AtomicFile; async-signal-safe (signal handlers).
 void remove_pending_temporaries() noexcept;
+
+/// Removes `<path>.frost-tmp-<pid>` files whose process is gone (kill(pid, 0) says ESRCH). On a
+/// filesystem shared between machines a pid may be another machine's: such a writer of the
+/// same output (two jobs writing one file) then fails with a clear error at its rename.
+void remove_stale_temporaries(const std::string& path) noexcept;
 
 /// Write a whole text file atomically.
 void write_text_file_atomic(const std::string& path, const std::string& text);
