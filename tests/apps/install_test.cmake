@@ -16,7 +16,8 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed (${rc}):\n${out}\n${err}")
 endif()
 
-set(programs frost_simulate frost_fft_advisor frost_reconstruct_fourier frost_movie_align frost_align_significant)
+set(programs frost_simulate frost_fft_advisor frost_reconstruct_fourier frost_movie_align frost_align_significant
+             frost_tune)
 foreach(program IN LISTS programs)
   set(exe "${PREFIX}/bin/${program}")
   if(NOT EXISTS "${exe}")
