@@ -8,12 +8,14 @@
 
 #include <hdf5.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
@@ -183,36 +185,90 @@ hid_t open_and_describe(const std::string& path, ImageInfo& info) {
   return file;
 }
 
+/// Largest image 0 the probe reads: 64 Mi pixels (an 8k x 8k micrograph).
+constexpr index_t kProbeReadPixels = index_t(1) << 26;
+
 /// Runs `open_and_describe` and reads image 0 in a forked child, so that a crash of libhdf5 on
 /// a corrupt file becomes an input error here. The child only calls HDF5 and _exit()s.
 void probe_in_child(const std::string& path) {
   std::unique_lock<std::mutex> hdf5_lock(hdf5_mutex()); // no HDF5 call is half-way at fork
+  int verdict[2];
+  if (::pipe(verdict) != 0) return; // cannot probe: open in-process, as before
   const pid_t child = ::fork();
-  if (child < 0) return; // cannot fork: open in-process, as before
+  if (child < 0) {
+    ::close(verdict[0]);
+    ::close(verdict[1]);
+    return;
+  }
   if (child == 0) {
-    int code = 0;
+    ::close(verdict[0]);
     ::alarm(60);
     hdf5_lock.release(); // the child's copy of the mutex is held by this (its only) thread
     hdf5_mutex().unlock();
+    // A corrupt header may make libhdf5 allocate without bound: the child gets 4 GiB more
+    // address space than it has, so such a file fails here instead of swapping the machine.
+    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+      unsigned long pages = 0;
+      if (std::fscanf(statm, "%lu", &pages) == 1) {
+        const rlim_t limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (rlim_t(4) << 30);
+        const struct rlimit rl{limit, limit};
+        ::setrlimit(RLIMIT_AS, &rl);
+      }
+      std::fclose(statm);
+    }
+    std::string message;
+    int code = 0;
     try {
       ImageInfo info;
       const hid_t file = open_and_describe(path, info);
-      std::vector<float> item(std::size_t(info.shape.pixels_per_item()));
-      Hdf5Guard guard;
-      Id dataset(H5Dopen2(file, image_name(0).c_str(), H5P_DEFAULT), H5Dclose);
-      if (dataset.ok()) H5Dread(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, item.data());
+      // Image 0 is read when it is of a size images have (a corrupt extent may claim terabytes).
+      if (info.shape.pixels_per_item() <= kProbeReadPixels) {
+        std::vector<float> item(std::size_t(info.shape.pixels_per_item()));
+        Hdf5Guard guard;
+        Id dataset(H5Dopen2(file, image_name(0).c_str(), H5P_DEFAULT), H5Dclose);
+        if (!dataset.ok() || H5Dread(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, item.data()) < 0)
+          throw_input_error(path, "cannot read dataset " + image_name(0) + " as numbers");
+      }
+    } catch (const std::exception& e) {
+      message = e.what(); // frost::Error names the file and the problem; others say what failed
+      code = 3;
     } catch (...) {
-      code = 3; // an ordinary input error: the parent finds and reports it itself
+      message = "corrupt HDF5 file: reading it failed";
+      code = 3;
+    }
+    if (!message.empty()) {
+      ssize_t left = static_cast<ssize_t>(message.size());
+      const char* at = message.data();
+      while (left > 0) {
+        const ssize_t n = ::write(verdict[1], at, static_cast<std::size_t>(left));
+        if (n <= 0) break;
+        at += n, left -= n;
+      }
     }
     ::_exit(code);
   }
+  ::close(verdict[1]);
+  std::string message;
+  char buffer[512];
+  for (;;) {
+    const ssize_t n = ::read(verdict[0], buffer, sizeof buffer);
+    if (n > 0) message.append(buffer, static_cast<std::size_t>(n));
+    else if (n == 0 || errno != EINTR) break;
+  }
+  ::close(verdict[0]);
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFSIGNALED(status))
     throw_input_error(path, std::string("corrupt HDF5 file: the HDF5 library crashed reading it (signal ") +
                                 std::to_string(WTERMSIG(status)) + ")");
-  if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 3)
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+    // The child's verdict stands: reopening here would repeat whatever made it fail.
+    const std::string prefix = path + ": ";
+    if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+    throw_input_error(path, message);
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
     throw_input_error(path, "corrupt HDF5 file: the HDF5 library failed reading it (exit status " +
                                 std::to_string(WEXITSTATUS(status)) + ")");
 }
