@@ -1,6 +1,7 @@
 #include "frost/test/program_run.hpp"
 
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,6 +9,8 @@
 #include <thread>
 
 #include "frost/test/log_capture.hpp"
+
+extern char** environ;
 
 namespace frost::test {
 
@@ -72,6 +75,22 @@ Outcome finish_program(Running& r, double timeout_s) {
   o.out = slurp(r.log + ".out");
   o.err = slurp(r.log + ".err");
   return o;
+}
+
+pid_t spawn_process(const std::vector<std::string>& argv) {
+  std::vector<std::string> copies = argv;
+  std::vector<char*> args;
+  for (std::string& a : copies) args.push_back(a.data());
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  if (args.size() < 2 || ::posix_spawn(&pid, args[0], nullptr, nullptr, args.data(), environ) != 0) return -1;
+  return pid;
+}
+
+int wait_exit_code(pid_t pid) {
+  int status = 0;
+  if (::waitpid(pid, &status, 0) != pid) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 Outcome run_program(const std::string& command, const std::string& log, double timeout_s) {

@@ -1,9 +1,6 @@
 // T9 of autotuning.md §12.1: two processes appending 500 records each under the lock leave 1000
 // parseable lines, and the effective record of each key is the fastest; appends racing with a
 // compaction are not lost.
-#include <spawn.h>
-#include <sys/wait.h>
-
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,28 +8,19 @@
 #include <map>
 #include <thread>
 
+#include "frost/test/program_run.hpp"
 #include "frost/test/support.hpp"
 #include "frost/tuning/cache.hpp"
 #include "tuning_test_util.hpp"
-
-extern char** environ;
 
 namespace frost::tuning {
 namespace {
 
 pid_t spawn_appender(const std::string& dir, int salt, int count) {
-  std::string prog = FROST_TUNING_APPEND_HELPER, d = dir, s = std::to_string(salt), n = std::to_string(count);
-  char* argv[] = {prog.data(), d.data(), s.data(), n.data(), nullptr};
-  pid_t pid = -1;
-  if (::posix_spawn(&pid, prog.c_str(), nullptr, nullptr, argv, environ) != 0) return -1;
-  return pid;
+  return frost::test::spawn_process({FROST_TUNING_APPEND_HELPER, dir, std::to_string(salt), std::to_string(count)});
 }
 
-int wait_exit_code(pid_t pid) {
-  int status = 0;
-  if (::waitpid(pid, &status, 0) != pid) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+using frost::test::wait_exit_code;
 
 TEST(TuningConcurrencyT9, TwoProcessesAppendingLeaveEveryLineParseable) {
   frost::test::TempDir tmp;

@@ -1,7 +1,4 @@
 // C8: appends from two processes at once, and appends racing with compaction, lose nothing.
-#include <spawn.h>
-#include <sys/wait.h>
-
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -12,28 +9,18 @@
 
 #include "cache_test_util.hpp"
 #include "frost/fft/advisor_cache.hpp"
+#include "frost/test/program_run.hpp"
 #include "frost/test/support.hpp"
-
-extern char** environ;
 
 namespace frost::fft {
 namespace {
 
 /// Starts the append helper (a separate program) for `count` records; returns its pid.
 pid_t spawn_appender(const std::string& dir, const std::string& tag, int count) {
-  std::string prog = FROST_CACHE_APPEND_HELPER, n = std::to_string(count);
-  std::string d = dir, t = tag;
-  char* argv[] = {prog.data(), d.data(), t.data(), n.data(), nullptr};
-  pid_t pid = -1;
-  if (::posix_spawn(&pid, prog.c_str(), nullptr, nullptr, argv, environ) != 0) return -1;
-  return pid;
+  return frost::test::spawn_process({FROST_CACHE_APPEND_HELPER, dir, tag, std::to_string(count)});
 }
 
-int wait_exit_code(pid_t pid) {
-  int status = 0;
-  if (::waitpid(pid, &status, 0) != pid) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+using frost::test::wait_exit_code;
 
 TEST(AdvisorCacheConcurrency, TwoProcessesAppendingLeaveEveryRecordReadable) {
   frost::test::TempDir tmp;

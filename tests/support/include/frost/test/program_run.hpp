@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 namespace frost::test {
 
@@ -45,6 +46,11 @@ bool program_ended(Running& r);
 
 /// Waits for the end, at most `timeout_s` from the start; then the group gets SIGTERM, SIGKILL.
 Outcome finish_program(Running& r, double timeout_s);
+
+/// Starts argv[0] with these arguments directly (posix_spawn, no shell); -1 when it cannot.
+pid_t spawn_process(const std::vector<std::string>& argv);
+/// Waits for a spawned process: its exit code, 128 + signal when a signal ended it, -1 on error.
+int wait_exit_code(pid_t pid);
 
 /// start_program + finish_program.
 Outcome run_program(const std::string& command, const std::string& log, double timeout_s);
