@@ -21,11 +21,17 @@ targets=("$@")
 ((${#targets[@]})) || targets=(mrc spider tiff eer_file eer_stream eman_hdf star symmetry cli)
 
 "$root/scripts/install_deps.sh"
-if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+# libFuzzer is in libclang-rt-<major>-dev, which clang only recommends.
+have_libfuzzer() { ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; }
+if ! command -v clang++ >/dev/null || ! have_libfuzzer; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "fuzz: installing clang (libFuzzer)"
+  echo "fuzz: installing clang and libFuzzer"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends clang >/dev/null
+  major=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
+  have_libfuzzer || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+    "libclang-rt-$major-dev" >/dev/null
+  have_libfuzzer || { echo "fuzz: libFuzzer (libclang_rt.fuzzer) is still missing" >&2; exit 1; }
 fi
 CC=clang CXX=clang++ "$root/scripts/configure.sh" "$build" -DFROST_USE_CUDA=OFF -DFROST_BUILD_TESTS=OFF \
   -DFROST_BUILD_BENCH=OFF -DFROST_BUILD_FUZZ=ON -DFROST_SANITIZE=address,undefined \
