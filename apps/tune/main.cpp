@@ -10,6 +10,7 @@
 
 #include "frost/cli/program.hpp"
 #include "frost/core/error.hpp"
+#include "frost/fft/file_lock.hpp"
 #include "frost/tuning/kernel_spaces.hpp"
 #if FROST_HAVE_CUDA
 #include "frost/cuda/tuning.hpp"
@@ -17,12 +18,6 @@
 
 namespace frost::tune_app {
 namespace {
-
-std::string hex(std::uint64_t v) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
-  return text;
-}
 
 std::string config_text(const tuning::NamedConfig& c) {
   std::string s;
@@ -91,7 +86,7 @@ protected:
                                   {"raw", k.space.raw_size()},
                                   {"valid", k.space.enumerate().size()},
                                   {"default", def},
-                                  {"signature", hex(k.space.signature())}});
+                                  {"signature", fft::detail::hex64(k.space.signature())}});
       }
       std::printf("%s\n", out.dump(2).c_str());
       return 0;
@@ -100,7 +95,7 @@ protected:
     std::printf("%-20s %4s %8s %8s  %-16s  %s\n", "kernel", "ver", "raw", "valid", "signature", "default");
     for (const auto& k : spaces)
       std::printf("%-20s %4d %8zu %8zu  %-16s  %s\n", k.kernel.c_str(), k.space.kernel_version(), k.space.raw_size(),
-                  k.space.enumerate().size(), hex(k.space.signature()).c_str(), config_text(k.default_config).c_str());
+                  k.space.enumerate().size(), fft::detail::hex64(k.space.signature()).c_str(), config_text(k.default_config).c_str());
     for (const auto& k : spaces) {
       std::printf("\n%s:\n", k.kernel.c_str());
       for (const auto& p : k.space.parameters()) {

@@ -81,12 +81,6 @@ std::string detect_isa() {
 #endif
 }
 
-std::string hex64(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 bool warn_first_time(const std::string& topic, const std::string& message) {
   static std::mutex mutex;
   static std::set<std::string> seen;
@@ -109,7 +103,7 @@ std::string cpu_isa_level() {
 }
 
 std::string fftw_fingerprint() {
-  return hex64(cache_key_hash(cpu_model() + "|" + cpu_isa_level() + "|" + fftw_version()));
+  return detail::hex64(cache_key_hash(cpu_model() + "|" + cpu_isa_level() + "|" + fftw_version()));
 }
 
 std::string fftw_wisdom_file(const std::string& cache_dir, Precision precision) {

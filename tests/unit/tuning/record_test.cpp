@@ -7,6 +7,7 @@
 
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
+#include "frost/fft/file_lock.hpp"
 #include "frost/tuning/kernel_spaces.hpp"
 #include "frost/tuning/phase.hpp"
 #include "frost/tuning/problem_key.hpp"
@@ -16,11 +17,7 @@
 namespace frost::tuning {
 namespace {
 
-std::string hex(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+using fft::detail::hex64;
 
 /// The three fixed problems of the golden key test.
 std::vector<TuningKey> fixed_keys() {
@@ -62,7 +59,7 @@ TEST(TuningRecordT7, CanonicalKeyStringsAreGolden) {
   EXPECT_EQ(keys[2].str(), "1|extrema_full|1|28d583839eb8707e|Tesla V100-SXM2-16GB|7.0|80|15|12020|12010|12010|0.1|"
                           "size=256x256;type=f32;batch<=1");
   for (const TuningKey& k : keys) {
-    EXPECT_EQ(key_hash(k.str()), hex(test::reference_fnv1a64(k.str())));
+    EXPECT_EQ(key_hash(k.str()), hex64(test::reference_fnv1a64(k.str())));
     const auto back = TuningKey::parse(k.str());
     ASSERT_TRUE(back.has_value());
     EXPECT_EQ(back->str(), k.str());

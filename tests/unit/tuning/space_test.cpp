@@ -7,6 +7,7 @@
 #include <set>
 
 #include "frost/core/error.hpp"
+#include "frost/fft/file_lock.hpp"
 #include "frost/tuning/geometry.hpp"
 #include "frost/tuning/kernel_spaces.hpp"
 
@@ -28,11 +29,7 @@ FrInsertSettings dynamic_interp() {
   return s;
 }
 
-std::string hex(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+using fft::detail::hex64;
 
 /// Every golden space of §5.3 at 1024 threads, for the checks that hold for all of them.
 std::vector<KernelSpace> golden_spaces(const DeviceLimits& l) {
@@ -186,13 +183,13 @@ TEST(TuningSpaceT2, GeometryChecksFindEveryKindOfBadLaunch) {
 
 TEST(TuningSpaceT3, SignaturesOfTheFrozenSpaces) {
   const DeviceLimits l;
-  EXPECT_EQ(hex(fr_insert_space(l, dynamic_interp()).space.signature()), "648b2af4dd2b9d42");
-  EXPECT_EQ(hex(fr_insert_space(l, FrInsertSettings{}).space.signature()), "3094d652628cd1a1");
-  EXPECT_EQ(hex(ma_correlate_space(l).space.signature()), "2b6db80d7a2a6868");
-  EXPECT_EQ(hex(fourier_crop_filter_space(l).space.signature()), "7b5755864ab5905a");
-  EXPECT_EQ(hex(extrema_window_space(l).space.signature()), "e553773598acaa2c");
-  EXPECT_EQ(hex(extrema_full_space(l).space.signature()), "28d583839eb8707e");
-  EXPECT_EQ(hex(reduce_space(l).space.signature()), hex(extrema_full_space(l).space.signature()));
+  EXPECT_EQ(hex64(fr_insert_space(l, dynamic_interp()).space.signature()), "648b2af4dd2b9d42");
+  EXPECT_EQ(hex64(fr_insert_space(l, FrInsertSettings{}).space.signature()), "3094d652628cd1a1");
+  EXPECT_EQ(hex64(ma_correlate_space(l).space.signature()), "2b6db80d7a2a6868");
+  EXPECT_EQ(hex64(fourier_crop_filter_space(l).space.signature()), "7b5755864ab5905a");
+  EXPECT_EQ(hex64(extrema_window_space(l).space.signature()), "e553773598acaa2c");
+  EXPECT_EQ(hex64(extrema_full_space(l).space.signature()), "28d583839eb8707e");
+  EXPECT_EQ(hex64(reduce_space(l).space.signature()), hex64(extrema_full_space(l).space.signature()));
 }
 
 TEST(TuningSpaceT3, SignatureIsFnv1aOfTheCanonicalText) {
