@@ -150,7 +150,8 @@ for b in $(find "$build/bench" -type f -name 'frost_bench_*' -perm -u+x | sort);
   elif [ "$name" = frost_bench_align_significant ]; then
     # Align significant (align-significant.md §9): the Table 2.2 task, 2000 images x 1692
     # references, on the first GPU at 64 and 128 px (~35 s; 256 px takes ~90 s more).
-    args+=(--device 0 --images 2000 --refs 1692 --sizes 64,128)
+    # (its own sizes; it takes no --quick)
+    args=(--device 0 --images 2000 --refs 1692 --sizes 64,128)
     runner=(timeout -k 10 200)
   elif [ "$name" = frost_bench_movie_align ]; then
     # Movie alignment (movie-alignment.md §11, §15.9): file -> micrograph on the GPU, Falcon and
