@@ -150,25 +150,8 @@ bool AdvisorCache::store(const CacheRecord& record) {
   if (r.host.empty()) r.host = frost::host_name();
   if (r.time_iso8601.empty()) r.time_iso8601 = detail::iso8601_now();
   if (r.tool_version.empty()) r.tool_version = version_string();
-  const std::string line = record_to_json(r) + "\n";
-  if (line.size() > kMaxLineBytes) {
-    log_warning("fft size cache: record for '" + r.key.substr(0, 80) + "...' is " + std::to_string(line.size()) +
-                " bytes (limit " + std::to_string(kMaxLineBytes) + "); not stored");
-    return false;
-  }
-  std::error_code ec;
-  fs::create_directories(dir_, ec);
-  int e = ec ? ec.value() : detail::append_locked(file(), line, kLockWaitS);
-  if (e == 0) return true;
-  if (detail::is_permission_problem(e)) {
-    read_only_ = true;
-    if (first_time("read-only:" + dir_))
-      log_warning("fft size cache directory " + dir_ + " is not writable (" + errno_text(e) +
-                  "); using the cache read-only");
-  } else if (first_time("write:" + dir_)) {
-    log_warning("cannot write fft size cache " + file() + " (" + errno_text(e) + "); answer not stored");
-  }
-  return false;
+  return detail::append_cache_line(dir_, file(), r.key, record_to_json(r) + "\n", kMaxLineBytes, kLockWaitS,
+                                   {"fft size cache", "answer", ""}, read_only_);
 }
 
 void AdvisorCache::clear() {

@@ -15,11 +15,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <mutex>
 #include <set>
 #include <thread>
+
+#include "frost/core/log.hpp"
 
 namespace frost::fft {
 
@@ -194,6 +197,30 @@ bool directory_writable(const std::string& dir, const std::string& file_name) {
   if (::access(p.c_str(), W_OK | X_OK) != 0) return false;
   const fs::path file = fs::path(dir) / file_name;
   return !(p == fs::path(dir) && fs::exists(file, ec) && ::access(file.c_str(), W_OK) != 0);
+}
+
+bool append_cache_line(const std::string& dir, const std::string& file, const std::string& key,
+                       const std::string& line, std::size_t max_bytes, double wait_s, const CacheNames& names,
+                       bool& read_only) {
+  if (line.size() > max_bytes) {
+    log_warning(names.what + ": record for '" + key.substr(0, 80) + "...' is " + std::to_string(line.size()) +
+                " bytes (limit " + std::to_string(max_bytes) + "); not stored");
+    return false;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const int e = ec ? ec.value() : append_locked(file, line, wait_s);
+  if (e == 0) return true;
+  if (is_permission_problem(e)) {
+    read_only = true;
+    if (first_time(names.topic + "read-only:" + dir))
+      log_warning(names.what + " directory " + dir + " is not writable (" + std::strerror(e) +
+                  "); using the cache read-only");
+  } else if (first_time(names.topic + "write:" + dir)) {
+    log_warning("cannot write " + names.what + " " + file + " (" + std::strerror(e) + "); " + names.lost +
+                " not stored");
+  }
+  return false;
 }
 
 bool first_time(const std::string& topic) {

@@ -278,27 +278,12 @@ bool TuningCache::append(const TuningRecord& record) {
   if (r.time.empty()) r.time = fft::detail::iso8601_now();
   if (r.tool.empty()) r.tool = "frost " + version_string();
   const std::string line = record_to_json(r) + "\n";
-  if (line.size() > kMaxRecordLineBytes) {
-    log_warning("tuning cache: record for '" + r.key.substr(0, 80) + "...' is " + std::to_string(line.size()) +
-                " bytes (limit " + std::to_string(kMaxRecordLineBytes) + "); not stored");
+  if (!fft::detail::append_cache_line(dir_, records_file(), r.key, line, kMaxRecordLineBytes, kLockWaitS,
+                                      {"tuning cache", "record", "tuning-"}, read_only_))
     return false;
-  }
-  std::error_code ec;
-  fs::create_directories(dir_, ec);
-  const int e = ec ? ec.value() : fft::detail::append_locked(records_file(), line, kLockWaitS);
-  if (e == 0) {
-    Parsed p = parse_line(line.substr(0, line.size() - 1));
-    if (p.kind == LineKind::Record) stored_.push_back({std::move(*p.record), std::move(*p.key), false, stored_.size()});
-    return true;
-  }
-  if (fft::detail::is_permission_problem(e)) {
-    read_only_ = true;
-    if (first_time("tuning-read-only:" + dir_))
-      log_warning("tuning cache directory " + dir_ + " is not writable (" + errno_text(e) + "); using the cache read-only");
-  } else if (first_time("tuning-write:" + dir_)) {
-    log_warning("cannot write tuning cache " + records_file() + " (" + errno_text(e) + "); record not stored");
-  }
-  return false;
+  Parsed p = parse_line(line.substr(0, line.size() - 1));
+  if (p.kind == LineKind::Record) stored_.push_back({std::move(*p.record), std::move(*p.key), false, stored_.size()});
+  return true;
 }
 
 void TuningCache::compact(std::int64_t budget) {

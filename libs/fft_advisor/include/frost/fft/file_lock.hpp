@@ -73,6 +73,21 @@ int append_locked(const std::string& path, const std::string& lines, double wait
 /// Errors that mean "this directory cannot be written" (as opposed to a transient failure).
 bool is_permission_problem(int e);
 
+/// How a persistent cache names itself in its warnings: `what` ("tuning cache"), the thing a
+/// failed write loses ("record"), and the prefix of its first_time() topics ("tuning-"; the
+/// read-only topic is shared with the cache's own check at construction).
+struct CacheNames {
+  std::string what, lost, topic;
+};
+
+/// Stores one record line (ending in '\n') of a cache: refuses lines over `max_bytes` (warning
+/// with `key`), creates `dir`, appends to `file` with append_locked. A directory that refuses
+/// writes sets `read_only` and is reported once; other failures are reported once per
+/// directory. True when the line was stored.
+bool append_cache_line(const std::string& dir, const std::string& file, const std::string& key,
+                       const std::string& line, std::size_t max_bytes, double wait_s, const CacheNames& names,
+                       bool& read_only);
+
 /// Whether `file_name` can be created or appended to in `dir`, judged by the nearest existing
 /// ancestor of `dir` (cache directories are only created on the first store).
 bool directory_writable(const std::string& dir, const std::string& file_name);
