@@ -12,7 +12,6 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -27,6 +26,7 @@
 #include "frost/reconstruction/gather.hpp"
 #include "frost/reconstruction/reconstruct.hpp"
 #include "frost/reconstruction/sample_preparer.hpp"
+#include "frost/reconstruction/synthetic_problem.hpp"
 
 namespace frost::bench {
 namespace {
@@ -239,41 +239,6 @@ std::vector<Case> suite_cases(const Options& o, bool single_on_gpu) {
   return cases;
 }
 
-/// `count` distinct synthetic images: projections of six Gaussian blobs (no disk I/O).
-std::vector<Image<float>> synthetic_images(int box, int count) {
-  std::vector<Image<float>> out;
-  std::mt19937 rng(static_cast<std::uint32_t>(box) * 7919u + 1u);
-  std::uniform_real_distribution<double> pos(-0.25 * box, 0.25 * box), amp(0.5, 1.5);
-  const double sigma = std::max(1.0, box / 32.0);
-  for (int n = 0; n < count; ++n) {
-    Image<float> im(Shape::image(box, box));
-    for (int b = 0; b < 6; ++b) {
-      const double cx = box / 2 + pos(rng), cy = box / 2 + pos(rng), a = amp(rng);
-      for (int y = 0; y < box; ++y)
-        for (int x = 0; x < box; ++x) {
-          const double d2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
-          im(x, y) += static_cast<float>(a * std::exp(-d2 / (2 * sigma * sigma)));
-        }
-    }
-    out.push_back(std::move(im));
-  }
-  return out;
-}
-
-/// Deterministic random poses (uniform on the sphere, random in-plane angle).
-std::vector<recon::ParticleRecord> synthetic_particles(long long count, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> angle(0.0, 360.0), cosine(-1.0, 1.0);
-  std::vector<recon::ParticleRecord> p(static_cast<std::size_t>(count));
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    p[i].row = i;
-    p[i].pose.rot = angle(rng);
-    p[i].pose.tilt = std::acos(cosine(rng)) * 180.0 / 3.14159265358979323846;
-    p[i].pose.psi = angle(rng);
-  }
-  return p;
-}
-
 /// A blob weight that counts its calls (the taps) and returns 1.
 struct CountingWeight {
   long long* taps;
@@ -331,21 +296,6 @@ recon::ReconstructionSettings settings_for(const Options& o, const Case& c) {
   return s;
 }
 
-/// One prepared batch of `buffer` images (for counting and the kernel-only timing).
-recon::SampleBatch prepared_batch(const recon::ReconstructionSettings& s, const recon::GridLayout& layout,
-                                  const geom::SymmetryGroup& group, const std::vector<Image<float>>& images,
-                                  const std::vector<recon::ParticleRecord>& particles, int buffer, HostMemory mem) {
-  const int n = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(buffer), particles.size()));
-  recon::SampleBatch batch(layout, n, group.order(), false, mem);
-  recon::SamplePreparer prep(s, layout, group);
-  for (int i = 0; i < n; ++i) {
-    const Image<float>& im = images[static_cast<std::size_t>(i) % images.size()];
-    prep.prepare(im.cview(), particles[static_cast<std::size_t>(i)], batch, i);
-  }
-  batch.set_size(n);
-  return batch;
-}
-
 Result run_case(const Options& o, const Case& c, const std::vector<int>& gpus, const GpuFacts& facts) {
   Result r;
   r.c = c;
@@ -355,8 +305,8 @@ Result run_case(const Options& o, const Case& c, const std::vector<int>& gpus, c
   // What the insertion sees: the coset representatives of the grid subgroup, or the identity
   // only in grid mode (grid_symmetry.hpp).
   const geom::SymmetryGroup inserted = recon::plan_symmetry(group, s.sym_mode).inserted;
-  const auto images = synthetic_images(c.box, 8);
-  const auto particles = synthetic_particles(c.images, static_cast<std::uint32_t>(c.box) * 31u + 7u);
+  const auto images = recon::synthetic_images(c.box, 8);
+  const auto particles = recon::synthetic_particles(c.images, static_cast<std::uint32_t>(c.box) * 31u + 7u);
   const recon::ImageLoader load = [&images](const recon::ParticleRecord& p, Image<float>& out) {
     const Image<float>& src = images[p.row % images.size()];
     if (out.shape().x != src.shape().x || out.shape().y != src.shape().y) out = Image<float>(src.shape());
@@ -394,7 +344,7 @@ Result run_case(const Options& o, const Case& c, const std::vector<int>& gpus, c
 
   // Work per traverse space, counted on the CPU with the shared gather code (one batch).
   const recon::SampleBatch batch =
-      prepared_batch(s, layout, inserted, images, particles, o.buffer, c.gpu ? HostMemory::Pinned : HostMemory::Pageable);
+      recon::prepared_batch(s, layout, inserted, images, particles, o.buffer, c.gpu ? HostMemory::Pinned : HostMemory::Pageable);
   r.work = count_work(batch, s, 48);
   r.batch_spaces = batch.space_count();
   const double upd_batch = r.work.updates * r.batch_spaces, tap_batch = r.work.taps * r.batch_spaces;

@@ -16,7 +16,9 @@
 #include "frost/core/log.hpp"
 #include "frost/cuda/check.hpp"
 #include "frost/cuda/device_buffer.hpp"
+#include "frost/cuda/insert_tuning.hpp"
 #include "frost/cuda/reconstruction.hpp"
+#include "frost/cuda/tuning.hpp"
 #include "frost/reconstruction/blob.hpp"
 #include "frost/reconstruction/grid.hpp"
 #include "frost/cuda/fft.hpp"
@@ -355,6 +357,23 @@ public:
     t.reps = reps;
     t.spaces = batch.space_count();
     if (batch.size() == 0) return t;
+    stage(batch);
+    Lane& L = *lanes_[0];
+    DeviceGuard guard(devices_[L.device].id);
+    const cudaStream_t s = L.stream.get();
+    launch_staged(launch_, 0); // warm-up
+    L.start[0].record(s);
+    for (int r = 0; r < reps; ++r) launch_staged(launch_, 0);
+    L.stop[0].record(s);
+    L.stop[0].synchronize();
+    t.ms_per_launch = double(L.stop[0].elapsed_ms_since(L.start[0])) / reps;
+    return t;
+  }
+
+  // ---- kernel tuning (InsertKernelBench): one batch kept on lane 0, launched at will ----
+
+  /// Uploads `batch` (prepared samples) to lane 0 and keeps its launch arguments.
+  void stage(const recon::SampleBatch& batch) {
     FROST_EXPECTS(!batch.holds_images(), "kernel timing takes a batch of prepared samples");
     Lane& L = *lanes_[0];
     DeviceState& D = devices_[L.device];
@@ -365,14 +384,40 @@ public:
     L.spectra.upload_async(reinterpret_cast<const recon::Cf*>(batch.spectra_data()), pixels, s);
     if (batch.has_gw()) L.gw.upload_async(batch.gw_data(), pixels, s);
     L.spaces.upload_async(batch.spaces(), static_cast<std::size_t>(batch.space_count()), s);
-    const detail::InsertArgs args = make_args(L, D, 0, batch);
-    detail::launch_insert(launch_, args, s); // warm-up
-    L.start[0].record(s);
-    for (int r = 0; r < reps; ++r) detail::launch_insert(launch_, args, s);
-    L.stop[0].record(s);
-    L.stop[0].synchronize();
-    t.ms_per_launch = double(L.stop[0].elapsed_ms_since(L.start[0])) / reps;
-    return t;
+    staged_args_.clear();
+    for (int g = 0; g < grids_; ++g) staged_args_.push_back(make_args(L, D, g, batch));
+    L.stream.synchronize();
+  }
+  /// Enqueues the staged batch's insertion into grid `grid` with `config` on lane 0's stream.
+  void launch_staged(const InsertLaunchConfig& config, int grid) {
+    FROST_EXPECTS(grid >= 0 && grid < static_cast<int>(staged_args_.size()), "a staged grid");
+    detail::validate(config);
+    Lane& L = *lanes_[0];
+    DeviceGuard guard(devices_[L.device].id);
+    detail::launch_insert(config, staged_args_[static_cast<std::size_t>(grid)], L.stream.get());
+  }
+  cudaStream_t staged_stream() { return lanes_[0]->stream.get(); }
+  int staged_device() const { return devices_[lanes_[0]->device].id; }
+  /// Zeroes grid `grid`'s cube on lane 0's device (ordered on its stream).
+  void zero_grid(int grid) {
+    Lane& L = *lanes_[0];
+    DeviceState& D = devices_[L.device];
+    DeviceGuard guard(D.id);
+    auto& g = D.g[static_cast<std::size_t>(grid)];
+    auto& w = D.w[static_cast<std::size_t>(grid)];
+    FROST_CUDA_CHECK(cudaMemsetAsync(g.data(), 0, g.bytes(), L.stream.get()));
+    FROST_CUDA_CHECK(cudaMemsetAsync(w.data(), 0, w.bytes(), L.stream.get()));
+  }
+  /// The larger of the relative differences (tuning::relative_max_difference) of grid `out`'s
+  /// G and W cubes against grid `ref`'s, computed on the device.
+  double grid_difference(int ref, int out) {
+    Lane& L = *lanes_[0];
+    DeviceState& D = devices_[L.device];
+    DeviceGuard guard(D.id);
+    const auto r = static_cast<std::size_t>(ref), o = static_cast<std::size_t>(out);
+    const double dg = device_relative_max_difference(D.g[r].data(), D.g[o].data(), D.g[r].size(), L.stream.get());
+    const double dw = device_relative_max_difference(D.w[r].data(), D.w[o].data(), D.w[r].size(), L.stream.get());
+    return dg > dw ? dg : dw;
   }
 
 private:
@@ -715,6 +760,7 @@ private:
   recon::GridLayout layout_;
   int grids_ = 1, streams_ = 1;
   InsertLaunchConfig launch_;
+  std::vector<detail::InsertArgs> staged_args_; ///< stage(): per grid, the staged batch's launch arguments
   recon::BlobTable table_;
   std::vector<recon::BlobTap> taps_;
   recon::DynamicWeight dynamic_;
@@ -762,6 +808,49 @@ KernelTiming time_insert_kernel(const recon::ReconstructionSettings& settings, c
                                 const InsertLaunchConfig& launch) {
   CudaAccumulator acc(settings, layout, 1, {device}, 1, launch);
   return acc.time_kernel(batch, reps);
+}
+
+// ---- InsertKernelBench ---------------------------------------------------------------------------
+
+/// Two grids on one device: 0 holds the reference insertion, 1 is the scratch cube.
+struct InsertKernelBench::Impl {
+  CudaAccumulator acc;
+  int spaces = 0;
+  Event start, stop;
+  Impl(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout, int device,
+       const InsertLaunchConfig& reference)
+      : acc(settings, layout, 2, {device}, 1, reference) {} // events: created with `device` current (caller's guard)
+};
+
+InsertKernelBench::InsertKernelBench(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,
+                                     const recon::SampleBatch& batch, int device, const InsertLaunchConfig& reference) {
+  DeviceGuard guard(device);
+  impl_ = std::make_unique<Impl>(settings, layout, device, reference);
+  impl_->spaces = batch.space_count();
+  impl_->acc.stage(batch);
+  impl_->acc.launch_staged(reference, 0);
+  FROST_CUDA_CHECK(cudaStreamSynchronize(impl_->acc.staged_stream()));
+}
+
+InsertKernelBench::~InsertKernelBench() = default;
+
+int InsertKernelBench::spaces() const { return impl_->spaces; }
+
+double InsertKernelBench::sample_ms(const InsertLaunchConfig& config) {
+  DeviceGuard guard(impl_->acc.staged_device());
+  const cudaStream_t s = impl_->acc.staged_stream();
+  impl_->start.record(s);
+  impl_->acc.launch_staged(config, 1);
+  impl_->stop.record(s);
+  impl_->stop.synchronize();
+  return double(impl_->stop.elapsed_ms_since(impl_->start));
+}
+
+double InsertKernelBench::difference(const InsertLaunchConfig& config) {
+  DeviceGuard guard(impl_->acc.staged_device());
+  impl_->acc.zero_grid(1);
+  impl_->acc.launch_staged(config, 1);
+  return impl_->acc.grid_difference(0, 1);
 }
 
 } // namespace frost::cuda

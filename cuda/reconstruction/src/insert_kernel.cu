@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "frost/core/error.hpp"
@@ -43,15 +44,41 @@ struct AtomicGrid {
   }
 };
 
+/// Position of this thread's column within its block's tile of the plane. tile == 1: row-major
+/// (x fastest). tile > 1 (divides both block edges): consecutive threads fill tile x tile squares,
+/// so a warp's columns are close in both plane axes and read nearby sample pixels (TILE of the
+/// autotuning space, autotuning.md §5.3).
+__device__ inline void column_in_block(int tile, int& ta, int& tb) {
+  const int bx = static_cast<int>(blockDim.x);
+  int lx = static_cast<int>(threadIdx.x), ly = static_cast<int>(threadIdx.y);
+  if (tile > 1) {
+    const int l = ly * bx + lx, area = tile * tile;
+    const int t = l / area, r = l % area, tiles_x = bx / tile;
+    lx = (t % tiles_x) * tile + r % tile;
+    ly = (t / tiles_x) * tile + r / tile;
+  }
+  ta = static_cast<int>(blockIdx.x) * bx + lx;
+  tb = static_cast<int>(blockIdx.y * blockDim.y) + ly;
+}
+
 /// Fast: nearest-neighbour insertion (Weight unused). Otherwise the precise gather with Weight
 /// (recon::TableWeight or recon::DynamicWeight), its tap loops unrolled to Window (0: not
-/// unrolled; recon::gather_taps).
-template <int Window, bool Fast, class Weight>
+/// unrolled; recon::gather_taps). SharedTable (TableWeight only): the block first copies the blob
+/// table into dynamic shared memory and looks weights up there (SHARED_BLOB_TABLE).
+template <int Window, bool Fast, class Weight, bool SharedTable = false>
 __global__ void insert_kernel(const recon::TraverseSpace* __restrict__ spaces, int space_count,
                               recon::SampleView samples, float radius, Weight weight, float* __restrict__ g,
-                              float* __restrict__ w, int side) {
-  const int ta = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int tb = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+                              float* __restrict__ w, int side, int tile) {
+  if constexpr (SharedTable) {
+    extern __shared__ float shared_table[];
+    const int threads = static_cast<int>(blockDim.x * blockDim.y);
+    for (int i = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x); i < weight.table.size; i += threads)
+      shared_table[i] = weight.table.data[i];
+    __syncthreads();
+    weight.table.data = shared_table;
+  }
+  int ta = 0, tb = 0;
+  column_in_block(tile, ta, tb);
   const AtomicGrid acc{g, w, side};
   for (int k = static_cast<int>(blockIdx.z); k < space_count; k += static_cast<int>(gridDim.z)) {
     const recon::TraverseSpace& ts = spaces[k];
@@ -300,6 +327,9 @@ void validate(const InsertLaunchConfig& c) {
   if (c.block_x < 1 || c.block_y < 1 || c.block_x * c.block_y > 1024 || c.block_x > 1024 || c.block_y > 1024)
     FROST_THROW(ExitCode::Usage, "insertion kernel: block " + std::to_string(c.block_x) + "x" +
                                      std::to_string(c.block_y) + " is outside 1..1024 threads");
+  if (c.tile < 1 || (c.tile > 1 && (c.block_x % c.tile != 0 || c.block_y % c.tile != 0)))
+    FROST_THROW(ExitCode::Usage, "insertion kernel: tile " + std::to_string(c.tile) + " must divide the block " +
+                                     std::to_string(c.block_x) + "x" + std::to_string(c.block_y));
   if (c.max_grid_z < 1 || c.max_grid_z > 65535)
     FROST_THROW(ExitCode::Usage, "insertion kernel: max_grid_z " + std::to_string(c.max_grid_z) +
                                      " is outside 1..65535");
@@ -327,8 +357,21 @@ void launch_precise(const InsertLaunchConfig& c, const InsertArgs& args, const W
     return;
   }
   const LaunchShape s = insert_launch_shape(c, args);
+  if constexpr (std::is_same_v<Weight, recon::TableWeight>) {
+    if (c.shared_blob_table) {
+      const std::size_t bytes = static_cast<std::size_t>(weight.table.size) * sizeof(float);
+      auto* kernel = &insert_kernel<Window, false, Weight, true>;
+      // A table above the 48 KiB default needs the opt-in (the space's blob_table_fits keeps
+      // it within the device's limit).
+      if (bytes > 48 * 1024)
+        FROST_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+      kernel<<<s.grid, s.block, bytes, stream>>>(
+          args.spaces, args.space_count, args.samples, args.radius, weight, args.g, args.w, args.side, c.tile);
+      return;
+    }
+  }
   insert_kernel<Window, false><<<s.grid, s.block, 0, stream>>>(args.spaces, args.space_count, args.samples,
-                                                               args.radius, weight, args.g, args.w, args.side);
+                                                               args.radius, weight, args.g, args.w, args.side, c.tile);
 }
 
 template <class Weight>
@@ -363,7 +406,7 @@ void launch_insert(const InsertLaunchConfig& c, const InsertArgs& args, cudaStre
       const LaunchShape s = insert_launch_shape(c, args);
       insert_kernel<0, true, recon::TableWeight><<<s.grid, s.block, 0, stream>>>(
           args.spaces, args.space_count, args.samples, args.radius, recon::TableWeight{args.table}, args.g, args.w,
-          args.side);
+          args.side, c.tile);
     }
   } else if (args.weight == WeightMode::Table) {
     launch_precise(c, args, recon::TableWeight{args.table}, stream);

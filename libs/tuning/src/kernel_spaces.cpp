@@ -3,7 +3,6 @@
 // (fr_insert, §9.2/§9.4); the other kernels get theirs with their problem keys.
 #include "frost/tuning/kernel_spaces.hpp"
 
-#include <cmath>
 
 namespace frost::tuning {
 
@@ -13,41 +12,36 @@ const std::vector<std::int64_t> kPowersTo128 = {1, 2, 4, 8, 16, 32, 64, 128};
 
 } // namespace
 
-std::int64_t fr_insert_shared_tile_edge(std::int64_t block_dim, double blob_radius) {
-  const double edge = std::sqrt(2.0) * std::sqrt(3.0) * (static_cast<double>(block_dim) + 2 * blob_radius);
-  return static_cast<std::int64_t>(std::ceil(edge));
-}
-
 KernelSpace fr_insert_space(const DeviceLimits& limits, const FrInsertSettings& settings) {
+  // Version 2: the parameters frost's column gather kernel has (cuda/reconstruction,
+  // insert_kernel.cu). From the published space (§5.3): BLOCK_DIM, SHARED_BLOB_TABLE, TILE
+  // (here a remap of the block's threads onto TILE x TILE squares of the iteration plane) and
+  // GRID_DIM_Z, whose values are extended up to "every space of the batch at once" (65535):
+  // 1 to 16 blocks along z kept a GTX 1070's 15 multiprocessors busy, not an H100's 132.
+  // SHARED_IMG is not a parameter: the gather reads the samples through the code it shares with
+  // the CPU (recon::gather_column), which has no shared-memory sample tile.
   TuningSpace s(kFrInsertVersion);
-  s.param("BLOCK_DIM", ParamKind::Compile, {8, 12, 16, 20, 24, 28, 32})
-      .param("GRID_DIM_Z", ParamKind::Launch, {1, 2, 4, 8, 16})
+  s.param("BLOCK_DIM", ParamKind::Launch, {8, 12, 16, 20, 24, 28, 32})
+      .param("GRID_DIM_Z", ParamKind::Launch, {1, 4, 16, 64, 256, 1024, 4096, 65535})
       .param("SHARED_BLOB_TABLE", ParamKind::Compile, {0, 1})
-      .param("SHARED_IMG", ParamKind::Compile, {0, 1})
-      .param("TILE", ParamKind::Compile, {1, 2, 4, 8})
+      .param("TILE", ParamKind::Launch, {1, 2, 4, 8})
       // Fixed by the interpolation setting: tabulated and computed weights differ numerically,
       // so this is a user choice, not a tuning decision.
       .param("PRECOMPUTE_BLOB_VAL", ParamKind::Compile, {settings.lookup_interpolation ? 1 : 0});
   const std::int64_t max_threads = limits.max_threads_per_block;
   s.constraint("block_threads", {"BLOCK_DIM"},
                [max_threads](const Assignment& a) { return a["BLOCK_DIM"] * a["BLOCK_DIM"] <= max_threads; })
-      .constraint("shared_img_fits", {"BLOCK_DIM", "SHARED_IMG"},
-                  [limits, r = settings.blob_radius](const Assignment& a) {
-                    if (a["SHARED_IMG"] == 0) return true;
-                    const std::int64_t c = fr_insert_shared_tile_edge(a["BLOCK_DIM"], r);
-                    return c * c * 8 <= limits.max_shared_bytes_per_block;
-                  })
-      .constraint("no_blob_table_with_img", {"SHARED_BLOB_TABLE", "SHARED_IMG"},
-                  [](const Assignment& a) { return !(a["SHARED_BLOB_TABLE"] == 1 && a["SHARED_IMG"] == 1); })
       .constraint("tile_divides_block", {"BLOCK_DIM", "TILE"},
                   [](const Assignment& a) { return a["TILE"] == 1 || a["BLOCK_DIM"] % a["TILE"] == 0; })
       .constraint("tile_below_block", {"BLOCK_DIM", "TILE"}, [](const Assignment& a) { return a["TILE"] < a["BLOCK_DIM"]; })
-      .constraint("shared_img_untiled", {"SHARED_IMG", "TILE"},
-                  [](const Assignment& a) { return a["SHARED_IMG"] == 0 || a["TILE"] == 1; })
       .constraint("blob_table_needs_precompute", {"SHARED_BLOB_TABLE", "PRECOMPUTE_BLOB_VAL"},
-                  [](const Assignment& a) { return a["SHARED_BLOB_TABLE"] == 0 || a["PRECOMPUTE_BLOB_VAL"] == 1; });
-  NamedConfig def = {{"BLOCK_DIM", 16}, {"GRID_DIM_Z", 1}, {"SHARED_BLOB_TABLE", 0}, {"SHARED_IMG", 0},
-                     {"TILE", 2}, {"PRECOMPUTE_BLOB_VAL", settings.lookup_interpolation ? 1 : 0}};
+                  [](const Assignment& a) { return a["SHARED_BLOB_TABLE"] == 0 || a["PRECOMPUTE_BLOB_VAL"] == 1; })
+      .constraint("blob_table_fits", {"SHARED_BLOB_TABLE"},
+                  [limits, bytes = settings.blob_table_bytes](const Assignment& a) {
+                    return a["SHARED_BLOB_TABLE"] == 0 || bytes <= limits.max_shared_bytes_per_block;
+                  });
+  NamedConfig def = {{"BLOCK_DIM", 16}, {"GRID_DIM_Z", 65535}, {"SHARED_BLOB_TABLE", 0}, {"TILE", 1},
+                     {"PRECOMPUTE_BLOB_VAL", settings.lookup_interpolation ? 1 : 0}};
   return {"fr_insert", std::move(s), std::move(def), {"spec", "vol", "batch"}};
 }
 

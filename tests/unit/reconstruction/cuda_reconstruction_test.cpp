@@ -19,6 +19,7 @@
 
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
+#include "frost/cuda/insert_tuning.hpp"
 #include "frost/cuda/reconstruction.hpp"
 #include "frost/reconstruction/finalise.hpp"
 #include "frost/reconstruction/reconstruct.hpp"
@@ -111,11 +112,8 @@ cuda::InsertLaunchConfig launch_for(cuda::InsertKernel kernel) {
   return c;
 }
 
-RunResult run_gpu(const recon::ReconstructionSettings& s, const Data& d, int grids = 1, int buffer = 25,
-                  std::vector<int> devices = {0}, int streams = 1,
-                  cuda::InsertKernel kernel = cuda::default_insert_launch().kernel, bool fft_on_device = true) {
-  cuda::InsertLaunchConfig launch = launch_for(kernel);
-  launch.fft_on_device = fft_on_device;
+RunResult run_gpu_launch(const recon::ReconstructionSettings& s, const Data& d, int grids, int buffer,
+                         std::vector<int> devices, int streams, const cuda::InsertLaunchConfig& launch) {
   auto acc = cuda::make_cuda_accumulator(s, recon::make_grid_layout(s), grids, devices, streams, launch);
   RunResult r = run(s, d, *acc, grids, buffer);
   const cuda::CudaInsertStats st = cuda::cuda_insert_stats(*acc);
@@ -128,6 +126,14 @@ RunResult run_gpu(const recon::ReconstructionSettings& s, const Data& d, int gri
   std::printf("  %s: %lld launches, kernel %.2f ms, upload %.1f MB\n", acc->describe().c_str(),
               static_cast<long long>(st.launches), st.kernel_ms, st.upload_bytes / 1e6);
   return r;
+}
+
+RunResult run_gpu(const recon::ReconstructionSettings& s, const Data& d, int grids = 1, int buffer = 25,
+                  std::vector<int> devices = {0}, int streams = 1,
+                  cuda::InsertKernel kernel = cuda::default_insert_launch().kernel, bool fft_on_device = true) {
+  cuda::InsertLaunchConfig launch = launch_for(kernel);
+  launch.fft_on_device = fft_on_device;
+  return run_gpu_launch(s, d, grids, buffer, std::move(devices), streams, launch);
 }
 
 double grid_l2(const recon::HalfGrid& a, const recon::HalfGrid& b, bool weights) {
@@ -167,6 +173,40 @@ TEST(CudaReconstruction, MissingDeviceIsDeviceError) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::Device) << e.what();
   }
+}
+
+TEST(CudaReconstruction, TuningConfigurationsMapOntoTheColumnLaunch) {
+  // The default of the fr_insert space is the accumulator's default launch.
+  const auto s = settings_for(32);
+  const tuning::KernelSpace k = cuda::fr_insert_kernel_space(s, tuning::DeviceLimits{});
+  const cuda::InsertLaunchConfig def = cuda::insert_launch_from(k.default_config);
+  const cuda::InsertLaunchConfig ref = cuda::default_insert_launch();
+  EXPECT_EQ(def.kernel, ref.kernel);
+  EXPECT_EQ(def.block_x, ref.block_x);
+  EXPECT_EQ(def.block_y, ref.block_y);
+  EXPECT_EQ(def.max_grid_z, ref.max_grid_z);
+  EXPECT_EQ(def.tile, ref.tile);
+  EXPECT_EQ(def.shared_blob_table, ref.shared_blob_table);
+  const cuda::InsertLaunchConfig c = cuda::insert_launch_from(
+      {{"BLOCK_DIM", 24}, {"GRID_DIM_Z", 64}, {"SHARED_BLOB_TABLE", 1}, {"TILE", 8}, {"PRECOMPUTE_BLOB_VAL", 1}});
+  EXPECT_EQ(c.block_x, 24);
+  EXPECT_EQ(c.block_y, 24);
+  EXPECT_EQ(c.max_grid_z, 64);
+  EXPECT_EQ(c.tile, 8);
+  EXPECT_TRUE(c.shared_blob_table);
+  EXPECT_THROW(cuda::insert_launch_from({{"BLOCK_DIM", 16}}), Error);
+  // A tile that does not divide the block is refused before any device is touched.
+  cuda::InsertLaunchConfig bad = ref;
+  bad.tile = 3;
+  try {
+    (void)cuda::make_cuda_accumulator(s, recon::make_grid_layout(s), 1, {0}, 1, bad);
+    FAIL() << "expected frost::Error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Usage) << e.what();
+  }
+  // The problem key (§9.2) of a 32^2 reconstruction with 25 spaces per launch.
+  EXPECT_EQ(cuda::fr_insert_problem_key(s, recon::make_grid_layout(s), 25).str(),
+            "spec=33x64;vol=65x65x65;cplx=f32;blob_order=0;blob_r=1.900;alpha=15.000;interp=lookup;batch<=32");
 }
 
 TEST(CudaReconstruction, CubeBytesFollowTheMemoryTable) {
@@ -252,9 +292,10 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(std::get<0>(param.param).name) + "_" + cuda::insert_kernel_name(std::get<1>(param.param));
     });
 
-/// The brick kernel inserts the same (space, voxel) contributions as the column kernel and
-/// differs only in the order of the float sums: the folded G and W agree within 1e-5 (relative
-/// L2).
+/// The brick kernel, and the column kernel in tuned configurations of the `fr_insert` space
+/// (thread tiles, blob table in shared memory, few blocks along z), insert the same (space,
+/// voxel) contributions as the default column kernel and differ only in the order of the float
+/// sums: the folded G and W agree within 1e-5 (relative L2).
 struct KernelCase {
   const char* name;
   std::string sym;
@@ -280,6 +321,24 @@ TEST_P(CudaKernels, MatchColumnKernel) {
     std::printf("%s vs column %s: G rel L2 %.3g, W rel L2 %.3g\n", cuda::insert_kernel_name(kernel), c.name, gl2, wl2);
     EXPECT_LE(gl2, kKernelTolerance) << cuda::insert_kernel_name(kernel);
     EXPECT_LE(wl2, kKernelTolerance) << cuda::insert_kernel_name(kernel);
+  }
+  struct Tuned {
+    int block, grid_z, tile;
+    bool shared_table;
+  };
+  for (const Tuned& t : {Tuned{8, 4, 2, false}, Tuned{32, 65535, 8, true}, Tuned{12, 1, 4, true}, Tuned{24, 256, 1, false}}) {
+    cuda::InsertLaunchConfig launch = cuda::default_insert_launch();
+    launch.block_x = launch.block_y = t.block;
+    launch.max_grid_z = t.grid_z;
+    launch.tile = t.tile;
+    launch.shared_blob_table = t.shared_table;
+    const RunResult other = run_gpu_launch(s, d, 1, 25, {0}, 2, launch);
+    const double gl2 = grid_l2(other.grids[0], column.grids[0], false);
+    const double wl2 = grid_l2(other.grids[0], column.grids[0], true);
+    std::printf("column %d^2 z %d tile %d table %d vs default %s: G rel L2 %.3g, W rel L2 %.3g\n", t.block, t.grid_z,
+                t.tile, int(t.shared_table), c.name, gl2, wl2);
+    EXPECT_LE(gl2, kKernelTolerance) << t.block << " " << t.tile;
+    EXPECT_LE(wl2, kKernelTolerance) << t.block << " " << t.tile;
   }
 }
 

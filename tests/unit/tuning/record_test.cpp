@@ -51,7 +51,7 @@ std::vector<TuningKey> fixed_keys() {
 
 TEST(TuningRecordT7, CanonicalKeyStringsAreGolden) {
   const auto keys = fixed_keys();
-  EXPECT_EQ(keys[0].str(), "1|fr_insert|1|3094d652628cd1a1|NVIDIA H100 80GB HBM3|9.0|132|79|12040|12040|12040|1.0|"
+  EXPECT_EQ(keys[0].str(), "1|fr_insert|2|4400f938d3fef6a6|NVIDIA H100 80GB HBM3|9.0|132|79|12040|12040|12040|1.0|"
                           "spec=156x79;vol=315x315x158;cplx=f32;blob_order=0;blob_r=1.900;alpha=15.000;interp=lookup;"
                           "batch<=2048");
   EXPECT_EQ(keys[1].str(), "1|ma_correlate|1|2b6db80d7a2a6868|NVIDIA GeForce RTX 3090|8.6|82|23|11040|11040|aot|0.1|"
@@ -129,7 +129,7 @@ TEST(TuningRecordT7, ProblemKeysPrintAndParse) {
 TEST(TuningRecordT7, RecordRoundTripFieldByField) {
   TuningRecord r;
   r.key = fixed_keys()[0].str();
-  r.best = {{"BLOCK_DIM", 16}, {"GRID_DIM_Z", 1}, {"SHARED_BLOB_TABLE", 1}, {"SHARED_IMG", 0}, {"TILE", 2},
+  r.best = {{"BLOCK_DIM", 16}, {"GRID_DIM_Z", 1}, {"SHARED_BLOB_TABLE", 1}, {"TILE", 2},
             {"PRECOMPUTE_BLOB_VAL", 1}};
   r.best_ms = 12.41;
   r.default_ms = 19.87;

@@ -45,17 +45,17 @@ class SplitMix64:
 P2 = [1, 2, 4, 8, 16, 32, 64, 128]
 
 
-def fr_insert(lookup, max_threads=1024, shared=48 * 1024, r=1.9):
-    params = [("BLOCK_DIM", "compile", [8, 12, 16, 20, 24, 28, 32]), ("GRID_DIM_Z", "launch", [1, 2, 4, 8, 16]),
-              ("SHARED_BLOB_TABLE", "compile", [0, 1]), ("SHARED_IMG", "compile", [0, 1]),
-              ("TILE", "compile", [1, 2, 4, 8]), ("PRECOMPUTE_BLOB_VAL", "compile", [1 if lookup else 0])]
-    ids = ["block_threads", "shared_img_fits", "no_blob_table_with_img", "tile_divides_block", "tile_below_block",
-           "shared_img_untiled", "blob_table_needs_precompute"]
+def fr_insert(lookup, max_threads=1024, shared=48 * 1024, table_bytes=40000):
+    params = [("BLOCK_DIM", "launch", [8, 12, 16, 20, 24, 28, 32]),
+              ("GRID_DIM_Z", "launch", [1, 4, 16, 64, 256, 1024, 4096, 65535]),
+              ("SHARED_BLOB_TABLE", "compile", [0, 1]), ("TILE", "launch", [1, 2, 4, 8]),
+              ("PRECOMPUTE_BLOB_VAL", "compile", [1 if lookup else 0])]
+    ids = ["block_threads", "tile_divides_block", "tile_below_block", "blob_table_needs_precompute",
+           "blob_table_fits"]
 
-    def ok(bd, gz, sbt, si, tile, pc):
-        c = math.ceil(math.sqrt(2) * math.sqrt(3) * (bd + 2 * r))
-        return (bd * bd <= max_threads and (si == 0 or c * c * 8 <= shared) and not (sbt and si)
-                and (tile == 1 or bd % tile == 0) and tile < bd and (si == 0 or tile == 1) and (sbt == 0 or pc == 1))
+    def ok(bd, gz, sbt, tile, pc):
+        return (bd * bd <= max_threads and (tile == 1 or bd % tile == 0) and tile < bd
+                and (sbt == 0 or pc == 1) and (sbt == 0 or table_bytes <= shared))
     return "fr_insert", params, ids, ok
 
 
@@ -85,9 +85,12 @@ def valid_configs(params, ok):
     return [c for c in itertools.product(*[v for _, _, v in params]) if ok(*c)]
 
 
+VERSIONS = {"fr_insert": 2}
+
+
 def fixed_key(kernel, signature):
-    return ("1|%s|1|%016x|NVIDIA H100 80GB HBM3|9.0|132|79|12040|12040|12040|1.0|size=128x128"
-            % (kernel, signature))
+    return ("1|%s|%d|%016x|NVIDIA H100 80GB HBM3|9.0|132|79|12040|12040|12040|1.0|size=128x128"
+            % (kernel, VERSIONS.get(kernel, 1), signature))
 
 
 def synthetic_ms(params, c):
@@ -203,7 +206,7 @@ def main():
     g = SplitMix64(1234567)
     print("splitmix64(1234567):", [g.next() for _ in range(5)])
     for name, (kernel, params, ids, ok) in sorted(SPACES.items()):
-        signature = fnv1a64(canonical_text(params, ids))
+        signature = fnv1a64(canonical_text(params, ids, VERSIONS.get(kernel, 1)))
         configs = valid_configs(params, ok)
         rng = SplitMix64(0x5EED ^ fnv1a64(fixed_key(kernel, signature)))
         perm = list(range(len(configs)))
@@ -213,8 +216,8 @@ def main():
         print("%-20s signature %016x  valid %3d  random %s" % (name, signature, len(configs), perm[:20]))
     kernel, params, ids, ok = SPACES["fr_insert_lookup"]
     configs = valid_configs(params, ok)
-    seed = 0x5EED ^ fnv1a64(fixed_key(kernel, fnv1a64(canonical_text(params, ids))))
-    default = configs.index((16, 1, 0, 0, 2, 1))
+    seed = 0x5EED ^ fnv1a64(fixed_key(kernel, fnv1a64(canonical_text(params, ids, 2))))
+    default = configs.index((16, 65535, 0, 1, 1))
     print("annealing from default", annealing(params, configs, seed, 30, default))
     print("annealing             ", annealing(params, configs, seed, 30))
     print("mcmc                  ", mcmc(params, configs, seed, 30))

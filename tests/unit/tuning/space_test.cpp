@@ -39,7 +39,8 @@ std::vector<KernelSpace> golden_spaces(const DeviceLimits& l) {
 
 TEST(TuningSpaceT1, GoldenCountsOfTheKernelSpaces) {
   const std::int64_t t[] = {1024, 512, 256};
-  const std::size_t fr_dynamic[] = {155, 85, 65}, fr_lookup[] = {275, 150, 115};
+  // fr_insert version 2 (kernel_spaces.cpp); the published space had 155 / 85 / 65 and 275 / 150 / 115.
+  const std::size_t fr_dynamic[] = {192, 104, 80}, fr_lookup[] = {384, 208, 160};
   for (int i = 0; i < 3; ++i) {
     SCOPED_TRACE(t[i]);
     EXPECT_EQ(fr_insert_space(threads(t[i]), dynamic_interp()).space.enumerate().size(), fr_dynamic[i]);
@@ -87,30 +88,23 @@ TEST(TuningSpaceT1, CanonicalOrderHasTheLastParameterFastest) {
   EXPECT_TRUE(std::is_sorted(configs.begin(), configs.end()));
 }
 
-TEST(TuningSpaceT1, SharedImageTileRemovesExactlyTheLargestBlockAt48KiB) {
-  // c = ceil(sqrt(6) (BLOCK_DIM + 2 r)) for r = 1.9: 29, 39, 49, 59, 69, 78, 88 (§5.3).
-  const std::int64_t edges[] = {29, 39, 49, 59, 69, 78, 88};
-  const std::int64_t blocks[] = {8, 12, 16, 20, 24, 28, 32};
-  for (int i = 0; i < 7; ++i) EXPECT_EQ(fr_insert_shared_tile_edge(blocks[i], 1.9), edges[i]) << blocks[i];
-  EXPECT_EQ(29 * 29 * 8, 6728);
-  EXPECT_EQ(88 * 88 * 8, 61952);
-
-  for (const FrInsertSettings& s : {dynamic_interp(), FrInsertSettings{}}) {
-    const auto unlimited = fr_insert_space(threads(1024), s).space.enumerate();
-    DeviceLimits l = threads(1024);
-    l.max_shared_bytes_per_block = 48 * 1024;
-    const KernelSpace k = fr_insert_space(l, s);
-    const auto limited = k.space.enumerate();
-    const std::size_t bd = *k.space.param_index("BLOCK_DIM"), img = *k.space.param_index("SHARED_IMG");
-    std::vector<Configuration> removed;
-    for (const Configuration& c : unlimited)
-      if (std::find(limited.begin(), limited.end(), c) == limited.end()) removed.push_back(c);
-    ASSERT_EQ(removed.size(), 5u); // one per GRID_DIM_Z value
-    for (const Configuration& c : removed) {
-      EXPECT_EQ(c[bd], 32);
-      EXPECT_EQ(c[img], 1);
-    }
+TEST(TuningSpaceT1, SharedBlobTableNeedsRoomForTheTable) {
+  // The table (10,000 floats) fits in 48 KiB; with 32 KiB per block every SHARED_BLOB_TABLE = 1
+  // configuration goes, and only those.
+  const auto unlimited = fr_insert_space(threads(1024), FrInsertSettings{}).space.enumerate();
+  DeviceLimits l = threads(1024);
+  l.max_shared_bytes_per_block = 32 * 1024;
+  const KernelSpace k = fr_insert_space(l, FrInsertSettings{});
+  const auto limited = k.space.enumerate();
+  const std::size_t sbt = *k.space.param_index("SHARED_BLOB_TABLE");
+  EXPECT_EQ(limited.size(), 192u);
+  for (const Configuration& c : unlimited) {
+    const bool kept = std::find(limited.begin(), limited.end(), c) != limited.end();
+    EXPECT_EQ(kept, c[sbt] == 0);
   }
+  // Dynamic weights never use the table.
+  for (const Configuration& c : fr_insert_space(threads(1024), dynamic_interp()).space.enumerate())
+    EXPECT_EQ(c[sbt], 0);
 }
 
 TEST(TuningSpaceT1, DefaultsAreValidConfigurations) {
@@ -151,7 +145,7 @@ TEST(TuningSpaceT1, NamedConfigurationsRoundTrip) {
   bad.pop_back();
   EXPECT_FALSE(k.space.from_named(bad));
   EXPECT_EQ(k.space.describe(*k.space.from_named(k.default_config)),
-            "BLOCK_DIM=16 GRID_DIM_Z=1 SHARED_BLOB_TABLE=0 SHARED_IMG=0 TILE=2 PRECOMPUTE_BLOB_VAL=1");
+            "BLOCK_DIM=16 GRID_DIM_Z=65535 SHARED_BLOB_TABLE=0 TILE=1 PRECOMPUTE_BLOB_VAL=1");
 }
 
 TEST(TuningSpaceT2, GeometryChecksFindEveryKindOfBadLaunch) {
@@ -174,7 +168,7 @@ TEST(TuningSpaceT2, GeometryChecksFindEveryKindOfBadLaunch) {
   deep.block = {1, 1, 65};
   EXPECT_NE(geometry_problem(deep, l), "");
   LaunchGeometry shared = g;
-  shared.dynamic_shared_bytes = 61952; // fr_insert's largest sample tile
+  shared.dynamic_shared_bytes = 61952; // above the 48 KiB default
   EXPECT_NE(geometry_problem(shared, l), "");
   EXPECT_TRUE(shared.needs_shared_optin());
   l.max_shared_bytes_per_block = 227 * 1024; // after opt-in on an H100
@@ -183,8 +177,8 @@ TEST(TuningSpaceT2, GeometryChecksFindEveryKindOfBadLaunch) {
 
 TEST(TuningSpaceT3, SignaturesOfTheFrozenSpaces) {
   const DeviceLimits l;
-  EXPECT_EQ(hex64(fr_insert_space(l, dynamic_interp()).space.signature()), "648b2af4dd2b9d42");
-  EXPECT_EQ(hex64(fr_insert_space(l, FrInsertSettings{}).space.signature()), "3094d652628cd1a1");
+  EXPECT_EQ(hex64(fr_insert_space(l, dynamic_interp()).space.signature()), "f7f3d521aded8c35");
+  EXPECT_EQ(hex64(fr_insert_space(l, FrInsertSettings{}).space.signature()), "4400f938d3fef6a6");
   EXPECT_EQ(hex64(ma_correlate_space(l).space.signature()), "2b6db80d7a2a6868");
   EXPECT_EQ(hex64(fourier_crop_filter_space(l).space.signature()), "7b5755864ab5905a");
   EXPECT_EQ(hex64(extrema_window_space(l).space.signature()), "e553773598acaa2c");
@@ -219,12 +213,12 @@ TEST(TuningSpaceT3, AnyDeclarationChangeChangesTheSignature) {
                                  build(1, {2, 1, 4}, ParamKind::Launch, "c1"), build(1, {1, 2, 4}, ParamKind::Compile, "c1"),
                                  build(1, {1, 2, 4}, ParamKind::Launch, "c2")};
   EXPECT_EQ(all.size(), 7u);
-  // What the predicates capture (device limits, blob radius) is not part of the signature.
+  // What the predicates capture (device limits, table size) is not part of the signature.
   DeviceLimits small;
   small.max_threads_per_block = 256;
-  FrInsertSettings other_radius;
-  other_radius.blob_radius = 2.5;
-  EXPECT_EQ(fr_insert_space(small, other_radius).space.signature(),
+  FrInsertSettings other_table;
+  other_table.blob_table_bytes = 20000;
+  EXPECT_EQ(fr_insert_space(small, other_table).space.signature(),
             fr_insert_space(DeviceLimits{}, FrInsertSettings{}).space.signature());
 }
 

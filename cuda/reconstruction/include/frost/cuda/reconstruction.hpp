@@ -55,6 +55,12 @@ struct InsertLaunchConfig {
   int block_x = 16;       ///< Column: threads along the first plane axis (consecutive voxels in memory for XY/XZ)
   int block_y = 16;       ///< Column: threads along the second plane axis
   int max_grid_z = 65535; ///< Column: blocks along z (<= 65535); block z handles spaces z, z + grid_z, ...
+  /// Column: 1 maps threads to columns row by row; > 1 (dividing both block edges) maps
+  /// consecutive threads onto tile x tile squares of the plane (TILE).
+  int tile = 1;
+  /// Column, precise table weights: each block copies the blob table into shared memory first
+  /// (SHARED_BLOB_TABLE; ignored with dynamic weights and in fast mode).
+  bool shared_blob_table = false;
   /// --fftOnGPU (§8.1): the loaders hand over raw images and the lane pads, transforms (batched
   /// cuFFT R2C) and crops them on the device with the CPU's per-pixel code (sample_math.hpp).
   /// On by default: with the exact symmetry split (grid_symmetry.hpp) the CPU FFTs, not the

@@ -4,6 +4,7 @@
 /// geometries read them) and timed launches for the measurement protocol (autotuning.md §8.1).
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 
@@ -33,5 +34,12 @@ private:
 /// The §8.1 protocol on the GPU: one untimed warm-up launch, then timed launches under `rules`.
 tuning::Measurement measure_launch(cudaStream_t stream, const std::function<void(cudaStream_t)>& launch,
                                    std::optional<double> best_median_ms, const tuning::MeasureRules& rules = {});
+
+/// §8.1 step 4 on the device (tuning::relative_max_difference's rule): max |output -
+/// reference| / max |reference| over n floats of device memory, 0 when both are all zero,
+/// infinite when the output holds NaN/Inf where the reference does not or differs from an
+/// all-zero reference. Synchronises `stream`.
+double device_relative_max_difference(const float* reference, const float* output, std::size_t n,
+                                      cudaStream_t stream);
 
 } // namespace frost::cuda

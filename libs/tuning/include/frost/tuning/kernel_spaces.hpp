@@ -23,19 +23,21 @@ struct KernelSpace {
 /// Settings of the reconstruction that fix parameters of `fr_insert`.
 struct FrInsertSettings {
   bool lookup_interpolation = true; ///< "interpolation = lookup" (PRECOMPUTE_BLOB_VAL = 1)
-  double blob_radius = 1.9;         ///< r of the shared-memory constraint
+  /// Bytes of the blob table SHARED_BLOB_TABLE = 1 copies into shared memory (10,000 floats).
+  std::int64_t blob_table_bytes = 40000;
 };
 
 /// Versions of the kernels' code; bump when a kernel changes (changes the signature).
-constexpr int kFrInsertVersion = 1;
+constexpr int kFrInsertVersion = 2;
 constexpr int kMaCorrelateVersion = 1;
 constexpr int kFourierCropFilterVersion = 1;
 constexpr int kExtremaWindowVersion = 1;
 constexpr int kExtremaFullVersion = 1;
 constexpr int kReduceVersion = 1;
 
-/// Gather insertion of the reconstruction (BLOCK_DIM, GRID_DIM_Z, SHARED_BLOB_TABLE,
-/// SHARED_IMG, TILE, PRECOMPUTE_BLOB_VAL fixed by the setting).
+/// Gather insertion of the reconstruction, frost's column kernel (BLOCK_DIM, GRID_DIM_Z,
+/// SHARED_BLOB_TABLE, TILE; PRECOMPUTE_BLOB_VAL fixed by the setting). Version 2: see the
+/// comment in kernel_spaces.cpp for how it differs from the published space.
 KernelSpace fr_insert_space(const DeviceLimits& limits, const FrInsertSettings& settings);
 /// Movie alignment's conjugate product with centring (TILE, BLOCK_X, BLOCK_Y).
 KernelSpace ma_correlate_space(const DeviceLimits& limits);
@@ -47,9 +49,5 @@ KernelSpace extrema_window_space(const DeviceLimits& limits);
 KernelSpace extrema_full_space(const DeviceLimits& limits);
 /// Sums (BLOCK), the same space as extrema_full.
 KernelSpace reduce_space(const DeviceLimits& limits);
-
-/// Edge of the sample tile `fr_insert` caches in shared memory with SHARED_IMG = 1:
-/// ceil(sqrt(2) sqrt(3) (block_dim + 2 r)); the tile needs edge^2 * 8 bytes.
-std::int64_t fr_insert_shared_tile_edge(std::int64_t block_dim, double blob_radius);
 
 } // namespace frost::tuning

@@ -1,0 +1,40 @@
+#pragma once
+// frost_tune: one tunable kernel on one preset problem, as the offline protocol (autotuning.md
+// §8.1) sees it: its space and problem key, one timed launch of a configuration and the check
+// of a configuration's output against the reference (the default configuration's).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frost/tuning/kernel_spaces.hpp"
+#include "frost/tuning/key.hpp"
+
+namespace frost::tune_app {
+
+class TuneTarget {
+public:
+  virtual ~TuneTarget() = default;
+  virtual const tuning::KernelSpace& space() const = 0;
+  /// The cache key of this kernel, problem and device (§9.2).
+  virtual const tuning::TuningKey& key() const = 0;
+  /// One line for the table header: the problem in words.
+  virtual std::string describe() const = 0;
+  /// Verification tolerance (§8.1 step 4; order-aware for accumulating kernels).
+  virtual double tolerance() const = 0;
+  /// One launch of `config`, timed with CUDA events, in ms; throws when it cannot run.
+  virtual double sample_ms(const tuning::NamedConfig& config) = 0;
+  /// max |out - ref| / max |ref| of one launch of `config` against the reference output.
+  virtual double difference(const tuning::NamedConfig& config) = 0;
+  /// GPU UUID for the record.
+  virtual std::string gpu_uuid() const = 0;
+};
+
+/// Kernels frost_tune can run, and the presets of each (§10.2: the executables' shapes).
+std::vector<std::string> tunable_kernels();
+std::vector<std::string> presets_of(const std::string& kernel);
+
+/// The target for `kernel` on `preset` on CUDA device `device`; frost::Error(Usage) for an
+/// unknown kernel or preset, frost::Error(Device) in a build without CUDA.
+std::unique_ptr<TuneTarget> make_target(const std::string& kernel, const std::string& preset, int device);
+
+} // namespace frost::tune_app

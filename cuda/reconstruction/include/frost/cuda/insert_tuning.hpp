@@ -1,0 +1,61 @@
+#pragma once
+/// @file insert_tuning.hpp
+/// @brief Autotuning of the insertion kernel (autotuning.md §5.3 `fr_insert`, §8.1, §9.2): how
+/// a configuration of the tuning space becomes an InsertLaunchConfig, the problem key of a
+/// reconstruction, and a bench that keeps one batch on the device to time and verify
+/// configurations. Host-compiler header (no CUDA types).
+#include <memory>
+#include <string>
+
+#include "frost/cuda/reconstruction.hpp"
+#include "frost/tuning/kernel_spaces.hpp"
+#include "frost/tuning/problem_key.hpp"
+
+namespace frost::cuda {
+
+/// The settings of a reconstruction that fix parameters of the `fr_insert` space.
+tuning::FrInsertSettings fr_insert_settings(const recon::ReconstructionSettings& settings);
+
+/// The `fr_insert` space for a reconstruction on a device with `limits`.
+tuning::KernelSpace fr_insert_kernel_space(const recon::ReconstructionSettings& settings,
+                                           const tuning::DeviceLimits& limits);
+
+/// §9.2: `spec=<fx>x<fy>;vol=<side>^3;cplx=f32;blob_order;blob_r;alpha;interp=lookup|dynamic|fast;
+/// batch<=<spaces per launch, next power of two>`.
+tuning::ProblemKey fr_insert_problem_key(const recon::ReconstructionSettings& settings,
+                                         const recon::GridLayout& layout, long long spaces_per_launch);
+
+/// The column kernel's launch for a configuration of the `fr_insert` space (BLOCK_DIM,
+/// GRID_DIM_Z, SHARED_BLOB_TABLE, TILE); the rest (fft_on_device) comes from `base`. Missing
+/// parameters are frost::Error(Usage).
+InsertLaunchConfig insert_launch_from(const tuning::NamedConfig& config,
+                                      const InsertLaunchConfig& base = default_insert_launch());
+
+/// @brief One prepared batch kept on a device, inserted at will with any launch configuration
+/// (the offline protocol of §8.1; `fr_insert` accumulates, so every launch goes to a scratch
+/// cube and is verified against a reference cube inserted once with the reference
+/// configuration).
+class InsertKernelBench {
+public:
+  /// Uploads `batch` (prepared samples, not images) to `device` and inserts it once with
+  /// `reference` into the reference cube.
+  InsertKernelBench(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,
+                    const recon::SampleBatch& batch, int device, const InsertLaunchConfig& reference);
+  ~InsertKernelBench();
+  InsertKernelBench(const InsertKernelBench&) = delete;
+  InsertKernelBench& operator=(const InsertKernelBench&) = delete;
+
+  int spaces() const;
+  /// One insertion with `config` into the scratch cube, timed with CUDA events (ms). A launch
+  /// the device refuses is a frost::CudaError (the configuration is invalid there).
+  double sample_ms(const InsertLaunchConfig& config);
+  /// Zeroes the scratch cube, inserts once with `config` and returns the larger relative
+  /// difference (tuning::relative_max_difference) of its G and W cubes against the reference.
+  double difference(const InsertLaunchConfig& config);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace frost::cuda

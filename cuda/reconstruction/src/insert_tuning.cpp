@@ -1,0 +1,50 @@
+#include "frost/cuda/insert_tuning.hpp"
+
+#include "frost/core/error.hpp"
+#include "frost/reconstruction/blob.hpp"
+
+namespace frost::cuda {
+
+tuning::FrInsertSettings fr_insert_settings(const recon::ReconstructionSettings& settings) {
+  tuning::FrInsertSettings s;
+  s.lookup_interpolation = settings.fast || settings.interp == recon::Interpolation::Lookup;
+  s.blob_table_bytes = static_cast<std::int64_t>(recon::BlobTable::kDefaultSize) * static_cast<std::int64_t>(sizeof(float));
+  return s;
+}
+
+tuning::KernelSpace fr_insert_kernel_space(const recon::ReconstructionSettings& settings,
+                                           const tuning::DeviceLimits& limits) {
+  return tuning::fr_insert_space(limits, fr_insert_settings(settings));
+}
+
+tuning::ProblemKey fr_insert_problem_key(const recon::ReconstructionSettings& settings,
+                                         const recon::GridLayout& layout, long long spaces_per_launch) {
+  const std::int64_t side = layout.side();
+  const char* interp = settings.fast ? "fast" : (settings.interp == recon::Interpolation::Lookup ? "lookup" : "dynamic");
+  return tuning::ProblemKey()
+      .size("spec", {layout.fx, layout.fy})
+      .size("vol", {side, side, side})
+      .text("cplx", "f32")
+      .integer("blob_order", settings.blob.order)
+      .real("blob_r", settings.blob.radius)
+      .real("alpha", settings.blob.alpha)
+      .text("interp", interp)
+      .bucket("batch", spaces_per_launch);
+}
+
+InsertLaunchConfig insert_launch_from(const tuning::NamedConfig& config, const InsertLaunchConfig& base) {
+  auto value = [&config](const char* name) {
+    for (const auto& [n, v] : config)
+      if (n == name) return v;
+    FROST_THROW(ExitCode::Usage, std::string("fr_insert configuration without ") + name);
+  };
+  InsertLaunchConfig c = base;
+  c.kernel = InsertKernel::Column;
+  c.block_x = c.block_y = static_cast<int>(value("BLOCK_DIM"));
+  c.max_grid_z = static_cast<int>(value("GRID_DIM_Z"));
+  c.tile = static_cast<int>(value("TILE"));
+  c.shared_blob_table = value("SHARED_BLOB_TABLE") != 0;
+  return c;
+}
+
+} // namespace frost::cuda
