@@ -162,6 +162,21 @@ for b in $(find "$build/bench" -type f -name 'frost_bench_*' -perm -u+x | sort);
   fi
   ${runner[@]+"${runner[@]}"} "$b" "${args[@]}" > "$out/$name.txt" 2> "$out/$name.stderr" || { bench_rc=1; log "$name failed"; tail -5 "$out/$name.stderr"; }
 done
+# Kernel autotuning (autotuning.md §12.2 G1, G2): every configuration of every tuned kernel
+# verified against the default's output, then the default and the best benched side by side, into
+# a scratch tuning cache. --quick: one preset per kernel.
+tune="$build/apps/tune/frost_tune"
+if [ -x "$tune" ]; then
+  log "kernel tuning (frost_tune run)"
+  : > "$out/frost_tune.txt"
+  for spec in "fr_insert:recon-64-i,recon-128-i" "ma_correlate:k3,falcon" "fourier_crop_filter:k3,falcon"; do
+    kernel=${spec%%:*}; presets=${spec#*:}
+    if [ -n "$quick" ]; then presets=${presets%%,*}; elif [ "$kernel" = fr_insert ]; then presets=all; fi
+    timeout -k 10 400 "$tune" run --kernel "$kernel" --preset "$presets" --device 0 --tuning-cache "$out/tuning_cache" \
+      --json "$out/frost_tune_$kernel.json" > "$out/frost_tune_$kernel.log" 2>&1 || { bench_rc=1; log "frost_tune $kernel failed"; tail -5 "$out/frost_tune_$kernel.log"; }
+    sed -n '/^kernel  *preset/,$p' "$out/frost_tune_$kernel.log" >> "$out/frost_tune.txt"
+  done
+fi
 t3=$(date +%s)
 
 echo
@@ -186,8 +201,13 @@ for f in "$out"/frost_bench_*.txt; do
     cat "$f"
   fi
 done
+if [ -s "$out/frost_tune.txt" ]; then
+  echo "---- frost_tune run (default vs tuned, interleaved medians) ----"
+  cat "$out/frost_tune.txt"
+fi
 echo "benchmarks     : rc=$bench_rc ($((t3 - t2)) s)"
 cp "$out/ctest.log" "$out/build.log" "$final/" 2>/dev/null
 cp "$out"/frost_bench_*.txt "$final/" 2>/dev/null
+cp "$out"/frost_tune*.txt "$out"/frost_tune_*.json "$final/" 2>/dev/null
 tar -czf "$final/logs.tar.gz" -C "$out" . 2>/dev/null
 [ $test_rc -eq 0 ] && [ $bench_rc -eq 0 ]

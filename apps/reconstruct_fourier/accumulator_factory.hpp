@@ -6,12 +6,16 @@
 #include <vector>
 
 #include "frost/reconstruction/accumulator.hpp"
+#include "frost/tuning/policy.hpp"
 
 namespace frost::app {
 
-/// `gpus` empty = CPU. `streams` = CUDA streams (loader lanes) per GPU.
+/// `gpus` empty = CPU. `streams` = CUDA streams (loader lanes) per GPU. On GPUs the insertion
+/// kernel's launch comes from the tuning cache under `tuning` (autotuning.md §10.1) for
+/// `spaces_per_launch` traverse spaces per batch; the CPU ignores the tuning options (one note).
 std::unique_ptr<recon::GridAccumulator> make_accumulator(const recon::ReconstructionSettings& settings,
                                                          const recon::GridLayout& layout, int grids,
-                                                         const std::vector<int>& gpus, int streams);
+                                                         const std::vector<int>& gpus, int streams,
+                                                         const tuning::TuningOptions& tuning, long long spaces_per_launch);
 
 } // namespace frost::app

@@ -25,6 +25,7 @@
 #include "frost/reconstruction/finalise.hpp"
 #include "frost/reconstruction/fsc.hpp"
 #include "frost/reconstruction/reconstruct.hpp"
+#include "frost/tuning/options.hpp"
 #include "half_grid_reduce.hpp"
 #include "outputs.hpp"
 #include "particle_table.hpp"
@@ -116,6 +117,7 @@ protected:
     p.real("--wiener_eps", 0.0, "wiener mode: added to the weights before the division").at_least(0).in_section("CTF");
 
     add_device_option(p, "auto");
+    tuning::declare_tuning_options(p);
     p.integer("--bufferSize", 25, "images per loader batch").alias("--buffer_size").range(1, 100000)
         .in_section("Execution");
     p.integer("--streams", 4, "GPU: loader threads (CUDA streams) per GPU").alias("-threadsPerGPU").range(1, 64)
@@ -290,7 +292,10 @@ private:
     log_info("memory plan per rank: accumulation cube(s) " + mib(cube) + (gpus.empty() ? " (host)" : " (per GPU)") +
              ", folded half grid(s) " + mib(half) + " (host, double), finalisation " + mib(fin) + " (rank 0)");
 
-    auto accumulator = app::make_accumulator(settings, layout, grids, gpus, streams);
+    const long long spaces_per_launch =
+        params().get_int("--bufferSize") * static_cast<long long>(recon::plan_symmetry(group, settings.sym_mode).inserted.order());
+    auto accumulator =
+        app::make_accumulator(settings, layout, grids, gpus, streams, tuning::tuning_options_from(params()), spaces_per_launch);
     log_info("insertion on " + accumulator->describe() + ", " + std::to_string(num_threads()) + " loader threads");
 
     recon::AccumulateOptions aopt;

@@ -49,7 +49,8 @@ public:
                 "  sweep          verify every configuration on the presets against the default's output (no timing)\n"
                 "  cache show     the records of the tuning cache\n"
                 "  cache compact  keep the effective record per key\n"
-                "Presets of fr_insert: recon-<32|64|128|256>-<c1|i> (25 images per launch, the program's default).\n"
+                "Presets: fr_insert recon-<32|64|128|256>-<c1|i> (25 images per launch, the program's default);\n"
+                "ma_correlate and fourier_crop_filter k3, falcon (global alignment at the default settings).\n"
                 "Examples: frost_tune list --device 0\n"
                 "          frost_tune run --kernel fr_insert --preset recon-128-i --device 0\n"
                 "          frost_tune sweep --kernel fr_insert --preset all --device 0"),
@@ -59,7 +60,7 @@ protected:
   void define(cli::Params& p) override {
     add_device_option(p, subcommand_ == "list" || subcommand_ == "cache" ? "auto" : "0");
     if (subcommand_ == "run" || subcommand_ == "sweep") {
-      p.text("--kernel", "fr_insert", "kernel to tune (fr_insert)");
+      p.text("--kernel", "fr_insert", "kernel to tune: fr_insert, ma_correlate, fourier_crop_filter");
       p.text("--preset", "all", "preset problems, comma-separated, or 'all'");
       p.choice("--searcher", "", {"", "exhaustive", "random", "annealing", "mcmc"},
                "searcher (default: exhaustive up to 2,000 configurations, else annealing)");

@@ -3,8 +3,10 @@
 // search, one block per map. The sub-pixel fit runs on the host (refine_peak) from the 3x3 window
 // the peak kernel writes, so CPU and GPU peaks share that code.
 #include <climits>
+#include <string>
 #include <math.h>
 
+#include "frost/core/error.hpp"
 #include "frost/cuda/check.hpp"
 #include "frost/motion/correlation_math.hpp"
 #include "launch.cuh"
@@ -14,21 +16,30 @@ namespace frost::cuda::motion_kernels {
 
 namespace {
 
+/// Blocks over (k_x, k_y) of a pair's half spectrum; blockIdx.z strides over the pairs. Thread
+/// (tx, ty) does elements x0 + tx + t·blockDim.x for t < Tile (coalesced for every t).
+template <int Tile>
 __global__ void pair_products_kernel(const cufftComplex* spectra, const int2* pairs, int count, index_t half_x,
                                      index_t rows, cufftComplex* product) {
   const index_t per = half_x * rows;
-  const index_t total = per * count;
-  for (index_t i = global_thread(); i < total; i += grid_stride()) {
-    const index_t e = i % per, k = i / per;
-    const index_t x = e % half_x, y = e / half_x;
+  const index_t y = static_cast<index_t>(blockIdx.y) * blockDim.y + threadIdx.y;
+  if (y >= rows) return;
+  const index_t x0 = static_cast<index_t>(blockIdx.x) * blockDim.x * Tile + threadIdx.x;
+  for (int k = static_cast<int>(blockIdx.z); k < count; k += static_cast<int>(gridDim.z)) {
     const int2 pr = pairs[k];
-    const cufftComplex a = spectra[static_cast<index_t>(pr.x) * per + e];
-    const cufftComplex b = spectra[static_cast<index_t>(pr.y) * per + e];
-    const float s = motion::centring_sign(x, y);
-    // a·conj(b), then the centring sign (the order of the host's a * conj(b) * sign).
-    const float re = a.x * b.x + a.y * b.y;
-    const float im = a.y * b.x - a.x * b.y;
-    product[i] = make_cuFloatComplex(re * s, im * s);
+#pragma unroll
+    for (int t = 0; t < Tile; ++t) {
+      const index_t x = x0 + static_cast<index_t>(t) * blockDim.x;
+      if (x >= half_x) break;
+      const index_t e = y * half_x + x;
+      const cufftComplex a = spectra[static_cast<index_t>(pr.x) * per + e];
+      const cufftComplex b = spectra[static_cast<index_t>(pr.y) * per + e];
+      const float s = motion::centring_sign(x, y);
+      // a·conj(b), then the centring sign (the order of the host's a * conj(b) * sign).
+      const float re = a.x * b.x + a.y * b.y;
+      const float im = a.y * b.x - a.x * b.y;
+      product[static_cast<index_t>(k) * per + e] = make_cuFloatComplex(re * s, im * s);
+    }
   }
 }
 
@@ -94,9 +105,17 @@ __global__ void find_peaks_kernel(const float* maps, index_t cx, index_t cy, dou
 } // namespace
 
 void pair_products(const cufftComplex* spectra, const int2* pairs, int count, index_t half_x, index_t rows,
-                   cufftComplex* product, cudaStream_t stream) {
-  pair_products_kernel<<<blocks_for(half_x * rows * count), kThreads, 0, stream>>>(spectra, pairs, count, half_x,
-                                                                                   rows, product);
+                   cufftComplex* product, cudaStream_t stream, const CorrelateLaunch& launch) {
+  if (count <= 0) return;
+  const dim3 block = block_2d(launch.block_x, launch.block_y, "pair products");
+  const dim3 grid = grid_2d(half_x, rows, count, launch.block_x * static_cast<index_t>(launch.tile), launch.block_y);
+  switch (launch.tile) {
+    case 1: pair_products_kernel<1><<<grid, block, 0, stream>>>(spectra, pairs, count, half_x, rows, product); break;
+    case 2: pair_products_kernel<2><<<grid, block, 0, stream>>>(spectra, pairs, count, half_x, rows, product); break;
+    case 4: pair_products_kernel<4><<<grid, block, 0, stream>>>(spectra, pairs, count, half_x, rows, product); break;
+    case 8: pair_products_kernel<8><<<grid, block, 0, stream>>>(spectra, pairs, count, half_x, rows, product); break;
+    default: FROST_THROW(ExitCode::Usage, "pair products: tile " + std::to_string(launch.tile) + " is not 1, 2, 4 or 8");
+  }
   FROST_CHECK_LAUNCH();
 }
 

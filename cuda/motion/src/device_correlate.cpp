@@ -41,7 +41,7 @@ std::vector<motion::PeakWindow> device_correlate(CudaMovie::Impl& m, const cufft
   for (int k0 = 0; k0 < total; k0 += batch) {
     const int b = std::min(batch, total - k0);
     d_pairs.upload_async(pairs.data() + k0, static_cast<std::size_t>(b), m.stream.get());
-    motion_kernels::pair_products(spectra, d_pairs.data(), b, hx, cy, product.data(), m.stream.get());
+    motion_kernels::pair_products(spectra, d_pairs.data(), b, hx, cy, product.data(), m.stream.get(), m.options.correlate);
     // The product is scratch: the C2R may overwrite it.
     const fft::FftPlan c2r = m.planner->plan(fft::FftSpec::c2r(Shape::image(cx, cy, b)));
     c2r.execute(product.data(), maps.data(), on_stream(m.stream.get()));

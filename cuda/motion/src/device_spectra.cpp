@@ -48,7 +48,7 @@ void device_spectra(CudaMovie::Impl& m, const float* images, index_t nx, index_t
     const fft::FftPlan r2c = m.planner->plan(fft::FftSpec::r2c(Shape::image(mx, my, b)));
     r2c.execute(in, full.data(), on_stream(m.stream.get()));
     motion_kernels::crop_filter(full.data(), mx, my, b, filter, scale, out + static_cast<index_t>(t0) * per_out, cx,
-                                cy, m.stream.get());
+                                cy, m.stream.get(), m.options.crop_filter);
   }
   m.note_memory();
   // The work buffers are freed on return: the stream must be done with them.

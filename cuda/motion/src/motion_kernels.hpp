@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "frost/core/shape.hpp"
+#include "frost/cuda/motion.hpp"
 
 namespace frost::cuda::motion_kernels {
 
@@ -35,13 +36,15 @@ void copy_windows(const float* frames, index_t nx, index_t ny, index_t x0, index
 
 /// crop_half_spectrum() of `count` half spectra (mx/2+1) x my into (cx/2+1) x cy, times
 /// filter·scale (filter nullptr: 1), with the k_x = 0 column and k_y = 0 row zeroed.
+/// frost::Error(Usage) for a launch shape outside 1..1024 threads.
 void crop_filter(const cufftComplex* full, index_t mx, index_t my, int count, const float* filter, float scale,
-                 cufftComplex* out, index_t cx, index_t cy, cudaStream_t stream);
+                 cufftComplex* out, index_t cx, index_t cy, cudaStream_t stream, const CropFilterLaunch& launch = {});
 
 /// product[k] = spectra[i_k]·conj(spectra[j_k])·(-1)^(kx+ky) for `count` item pairs (i_k, j_k)
 /// (int2 array in device memory) of half spectra of `half_x` x `rows` elements.
+/// frost::Error(Usage) for a launch shape outside 1..1024 threads or a tile not in {1, 2, 4, 8}.
 void pair_products(const cufftComplex* spectra, const int2* pairs, int count, index_t half_x, index_t rows,
-                   cufftComplex* product, cudaStream_t stream);
+                   cufftComplex* product, cudaStream_t stream, const CorrelateLaunch& launch = {});
 
 /// One DevicePeak per centred cx x cy map of `count` maps: the maximum over the search disc of
 /// `radius` (correlation_math.hpp rules; first in row-major order on ties) and its 3x3 window.

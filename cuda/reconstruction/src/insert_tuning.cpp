@@ -1,7 +1,11 @@
 #include "frost/cuda/insert_tuning.hpp"
 
+#include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
+#include "frost/core/log.hpp"
+#include "frost/cuda/tuning.hpp"
 #include "frost/reconstruction/blob.hpp"
+#include "frost/tuning/program_selection.hpp"
 
 namespace frost::cuda {
 
@@ -45,6 +49,21 @@ InsertLaunchConfig insert_launch_from(const tuning::NamedConfig& config, const I
   c.tile = static_cast<int>(value("TILE"));
   c.shared_blob_table = value("SHARED_BLOB_TABLE") != 0;
   return c;
+}
+
+InsertLaunchConfig select_insert_launch(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,
+                                        long long spaces_per_launch, int device, const tuning::TuningOptions& options,
+                                        const InsertLaunchConfig& base) {
+  const tuning::KernelSpace space = fr_insert_kernel_space(settings, device_limits(device));
+  const CudaDeviceInfo info = cuda_device_info(device);
+  tuning::TuningKey key;
+  key.kernel = {space.kernel, space.space.kernel_version(), space.space.signature()};
+  key.device = tuning::device_model(info);
+  key.software = tuning::software_stack(info);
+  key.problem = fr_insert_problem_key(settings, layout, spaces_per_launch).str();
+  const tuning::Selection s = tuning::select_for_program(options, key, space);
+  log_info("tuning " + tuning::describe_selection(space.kernel, s, options));
+  return insert_launch_from(s.config, base);
 }
 
 } // namespace frost::cuda

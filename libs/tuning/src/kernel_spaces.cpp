@@ -1,6 +1,7 @@
 // The spaces of autotuning.md §5.3. Constraint ids are part of the signatures: rename one only
-// together with the kernel version. Size fields are given where the spec names the problem key
-// (fr_insert, §9.2/§9.4); the other kernels get theirs with their problem keys.
+// together with the kernel version. Size fields are those of the kernels' problem keys
+// (cuda/reconstruction insert_tuning.hpp, cuda/motion motion_tuning.hpp); the extrema and
+// reduction kernels get theirs with their problem keys.
 #include "frost/tuning/kernel_spaces.hpp"
 
 
@@ -54,7 +55,7 @@ KernelSpace ma_correlate_space(const DeviceLimits& limits) {
   s.constraint("block_threads", {"BLOCK_X", "BLOCK_Y"},
                [max_threads](const Assignment& a) { return a["BLOCK_X"] * a["BLOCK_Y"] <= max_threads; })
       .constraint("block_x_covers_tile", {"TILE", "BLOCK_X"}, [](const Assignment& a) { return a["BLOCK_X"] >= a["TILE"]; });
-  return {"ma_correlate", std::move(s), {{"TILE", 8}, {"BLOCK_X", 32}, {"BLOCK_Y", 32}}, {}};
+  return {"ma_correlate", std::move(s), {{"TILE", 8}, {"BLOCK_X", 32}, {"BLOCK_Y", 32}}, {"size", "batch"}};
 }
 
 KernelSpace fourier_crop_filter_space(const DeviceLimits& limits) {
@@ -63,7 +64,7 @@ KernelSpace fourier_crop_filter_space(const DeviceLimits& limits) {
   const std::int64_t max_threads = limits.max_threads_per_block;
   s.constraint("block_threads", {"BLOCK_X", "BLOCK_Y"},
                [max_threads](const Assignment& a) { return a["BLOCK_X"] * a["BLOCK_Y"] <= max_threads; });
-  return {"fourier_crop_filter", std::move(s), {{"BLOCK_X", 32}, {"BLOCK_Y", 8}}, {}};
+  return {"fourier_crop_filter", std::move(s), {{"BLOCK_X", 32}, {"BLOCK_Y", 8}}, {"in", "out", "batch"}};
 }
 
 KernelSpace extrema_window_space(const DeviceLimits& limits) {

@@ -31,6 +31,21 @@
 
 namespace frost::cuda {
 
+/// Launch shape of the pair-product kernel (autotuning.md §5.3 `ma_correlate`): blocks of
+/// block_x x block_y threads over (k_x, k_y) of each pair's half spectrum, each thread doing
+/// `tile` elements block_x apart along k_x (tile 1, 2, 4 or 8). The pipeline's default is the
+/// best of the exhaustive search on an H100 (frost_tune run, K3 and Falcon presets: 1.28x and
+/// 1.32x faster than the space's default 32 x 32, tile 8); correlate_launch_from() maps any
+/// configuration of the space.
+struct CorrelateLaunch {
+  int tile = 4, block_x = 128, block_y = 1;
+};
+/// Launch shape of the crop + filter kernel (§5.3 `fourier_crop_filter`): block_x x block_y
+/// threads over (k_x, k_y) of each cropped spectrum.
+struct CropFilterLaunch {
+  int block_x = 32, block_y = 8;
+};
+
 /// Tuning of the CUDA movie (defaults are what frost_movie_align uses).
 struct CudaMotionOptions {
   int device = 0;
@@ -43,6 +58,8 @@ struct CudaMotionOptions {
   int frame_batch = 0; ///< frames per R2C batch (0: from the memory budget, at most 16)
   int pair_batch = 0;  ///< correlation maps per batch (0: from the memory budget, at most 4096)
   int patch_batch = 0; ///< patches per stack batch (0: from the memory budget)
+  CorrelateLaunch correlate;   ///< pair products (ma_correlate)
+  CropFilterLaunch crop_filter; ///< spectra crop + filter (fourier_crop_filter)
 };
 
 /// Per-stage device times and memory of a CUDA movie (for logs and benchmarks).

@@ -9,6 +9,7 @@
 
 #include "frost/cuda/reconstruction.hpp"
 #include "frost/tuning/kernel_spaces.hpp"
+#include "frost/tuning/policy.hpp"
 #include "frost/tuning/problem_key.hpp"
 
 namespace frost::cuda {
@@ -30,6 +31,14 @@ tuning::ProblemKey fr_insert_problem_key(const recon::ReconstructionSettings& se
 /// parameters are frost::Error(Usage).
 InsertLaunchConfig insert_launch_from(const tuning::NamedConfig& config,
                                       const InsertLaunchConfig& base = default_insert_launch());
+
+/// The launch a reconstruction uses on `device` under `options` (tuning::select_for_program
+/// with this problem's `fr_insert` key: --tune off gives the default, the other policies the
+/// cache's exact, stale or similar record); logs the configuration and its source once. The
+/// rest of the launch (fft_on_device) comes from `base`.
+InsertLaunchConfig select_insert_launch(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,
+                                        long long spaces_per_launch, int device, const tuning::TuningOptions& options,
+                                        const InsertLaunchConfig& base = default_insert_launch());
 
 /// @brief One prepared batch kept on a device, inserted at will with any launch configuration
 /// (the offline protocol of §8.1; `fr_insert` accumulates, so every launch goes to a scratch

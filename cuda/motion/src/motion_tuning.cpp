@@ -1,0 +1,172 @@
+#include "frost/cuda/motion_tuning.hpp"
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "frost/core/error.hpp"
+#include "frost/cuda/check.hpp"
+#include "frost/cuda/device_buffer.hpp"
+#include "frost/cuda/tuning.hpp"
+#include "motion_kernels.hpp"
+
+namespace frost::cuda {
+namespace {
+
+std::int64_t value_of(const tuning::NamedConfig& config, const char* kernel, const char* name) {
+  for (const auto& [n, v] : config)
+    if (n == name) return v;
+  FROST_THROW(ExitCode::Usage, std::string(kernel) + " configuration without " + name);
+}
+
+/// Uniform random floats in [-1, 1) on the host (fixed seed), uploaded.
+DeviceBuffer<float> random_device_floats(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> host(n);
+  for (float& v : host) v = u(rng);
+  DeviceBuffer<float> d(n);
+  FROST_CUDA_CHECK(cudaMemcpy(d.data(), host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  return d;
+}
+
+/// Times one enqueue on `stream` with a pair of events.
+template <class Launch>
+double timed(Stream& stream, Event& start, Event& stop, const Launch& launch) {
+  start.record(stream.get());
+  launch();
+  stop.record(stream.get());
+  stop.synchronize();
+  return double(stop.elapsed_ms_since(start));
+}
+
+} // namespace
+
+CorrelateLaunch correlate_launch_from(const tuning::NamedConfig& c) {
+  CorrelateLaunch l;
+  l.tile = static_cast<int>(value_of(c, "ma_correlate", "TILE"));
+  l.block_x = static_cast<int>(value_of(c, "ma_correlate", "BLOCK_X"));
+  l.block_y = static_cast<int>(value_of(c, "ma_correlate", "BLOCK_Y"));
+  return l;
+}
+
+CropFilterLaunch crop_filter_launch_from(const tuning::NamedConfig& c) {
+  CropFilterLaunch l;
+  l.block_x = static_cast<int>(value_of(c, "fourier_crop_filter", "BLOCK_X"));
+  l.block_y = static_cast<int>(value_of(c, "fourier_crop_filter", "BLOCK_Y"));
+  return l;
+}
+
+tuning::ProblemKey ma_correlate_problem_key(index_t cx, index_t cy, int pairs) {
+  return tuning::ProblemKey().size("size", {cx / 2 + 1, cy}).text("cplx", "f32").bucket("batch", pairs);
+}
+
+tuning::ProblemKey crop_filter_problem_key(index_t mx, index_t my, index_t cx, index_t cy, int count) {
+  return tuning::ProblemKey()
+      .size("in", {mx / 2 + 1, my})
+      .size("out", {cx / 2 + 1, cy})
+      .text("cplx", "f32")
+      .bucket("batch", count);
+}
+
+// ---- ma_correlate ------------------------------------------------------------------------------
+
+struct CorrelateKernelBench::Impl {
+  index_t hx = 0, cy = 0;
+  int pairs = 0;
+  DeviceBuffer<float> spectra;                // frames x hx x cy complex
+  DeviceBuffer<int2> pair_list;
+  DeviceBuffer<cufftComplex> reference, out;  // pairs x hx x cy
+  Stream stream;
+  Event start, stop;
+  void launch(const CorrelateLaunch& l, cufftComplex* dst) {
+    motion_kernels::pair_products(reinterpret_cast<const cufftComplex*>(spectra.data()), pair_list.data(), pairs, hx,
+                                  cy, dst, stream.get(), l);
+  }
+};
+
+CorrelateKernelBench::CorrelateKernelBench(index_t cx, index_t cy, int frames, int pairs, int device) {
+  if (frames < 2 || pairs < 1 || static_cast<long long>(pairs) > static_cast<long long>(frames) * (frames - 1) / 2)
+    FROST_THROW(ExitCode::Usage, "correlation bench: needs 1 to frames (frames - 1) / 2 pairs of at least 2 frames");
+  DeviceGuard guard(device);
+  impl_ = std::make_unique<Impl>();
+  Impl& m = *impl_;
+  m.hx = cx / 2 + 1;
+  m.cy = cy;
+  m.pairs = pairs;
+  const std::size_t per = static_cast<std::size_t>(m.hx * cy);
+  m.spectra = random_device_floats(2 * per * static_cast<std::size_t>(frames), 20261122u);
+  std::vector<int2> list;
+  for (int i = 0; i < frames && static_cast<int>(list.size()) < pairs; ++i)
+    for (int j = i + 1; j < frames && static_cast<int>(list.size()) < pairs; ++j) list.push_back(int2{i, j});
+  m.pair_list = DeviceBuffer<int2>(list.size());
+  FROST_CUDA_CHECK(cudaMemcpy(m.pair_list.data(), list.data(), list.size() * sizeof(int2), cudaMemcpyHostToDevice));
+  m.reference = DeviceBuffer<cufftComplex>(per * static_cast<std::size_t>(pairs));
+  m.out = DeviceBuffer<cufftComplex>(per * static_cast<std::size_t>(pairs));
+  m.launch(CorrelateLaunch{}, m.reference.data());
+  m.stream.synchronize();
+}
+
+CorrelateKernelBench::~CorrelateKernelBench() = default;
+
+double CorrelateKernelBench::sample_ms(const CorrelateLaunch& l) {
+  return timed(impl_->stream, impl_->start, impl_->stop, [&] { impl_->launch(l, impl_->out.data()); });
+}
+
+double CorrelateKernelBench::difference(const CorrelateLaunch& l) {
+  Impl& m = *impl_;
+  FROST_CUDA_CHECK(cudaMemsetAsync(m.out.data(), 0xff, m.out.bytes(), m.stream.get())); // NaN: unwritten shows
+  m.launch(l, m.out.data());
+  return device_relative_max_difference(reinterpret_cast<const float*>(m.reference.data()),
+                                        reinterpret_cast<const float*>(m.out.data()), 2 * m.out.size(), m.stream.get());
+}
+
+// ---- fourier_crop_filter -----------------------------------------------------------------------
+
+struct CropFilterKernelBench::Impl {
+  index_t mx = 0, my = 0, cx = 0, cy = 0;
+  int count = 0;
+  DeviceBuffer<float> full, filter;
+  DeviceBuffer<cufftComplex> reference, out;
+  Stream stream;
+  Event start, stop;
+  void launch(const CropFilterLaunch& l, cufftComplex* dst) {
+    motion_kernels::crop_filter(reinterpret_cast<const cufftComplex*>(full.data()), mx, my, count, filter.data(),
+                                1.0f / static_cast<float>(mx * my), dst, cx, cy, stream.get(), l);
+  }
+};
+
+CropFilterKernelBench::CropFilterKernelBench(index_t mx, index_t my, index_t cx, index_t cy, int count, int device) {
+  if (count < 1 || cx > mx || cy > my) FROST_THROW(ExitCode::Usage, "crop + filter bench: bad sizes");
+  DeviceGuard guard(device);
+  impl_ = std::make_unique<Impl>();
+  Impl& m = *impl_;
+  m.mx = mx;
+  m.my = my;
+  m.cx = cx;
+  m.cy = cy;
+  m.count = count;
+  m.full = random_device_floats(2 * static_cast<std::size_t>((mx / 2 + 1) * my) * static_cast<std::size_t>(count), 7u);
+  m.filter = random_device_floats(static_cast<std::size_t>((cx / 2 + 1) * cy), 11u);
+  const std::size_t n = static_cast<std::size_t>((cx / 2 + 1) * cy) * static_cast<std::size_t>(count);
+  m.reference = DeviceBuffer<cufftComplex>(n);
+  m.out = DeviceBuffer<cufftComplex>(n);
+  m.launch(CropFilterLaunch{}, m.reference.data());
+  m.stream.synchronize();
+}
+
+CropFilterKernelBench::~CropFilterKernelBench() = default;
+
+double CropFilterKernelBench::sample_ms(const CropFilterLaunch& l) {
+  return timed(impl_->stream, impl_->start, impl_->stop, [&] { impl_->launch(l, impl_->out.data()); });
+}
+
+double CropFilterKernelBench::difference(const CropFilterLaunch& l) {
+  Impl& m = *impl_;
+  FROST_CUDA_CHECK(cudaMemsetAsync(m.out.data(), 0xff, m.out.bytes(), m.stream.get()));
+  m.launch(l, m.out.data());
+  return device_relative_max_difference(reinterpret_cast<const float*>(m.reference.data()),
+                                        reinterpret_cast<const float*>(m.out.data()), 2 * m.out.size(), m.stream.get());
+}
+
+} // namespace frost::cuda

@@ -1,0 +1,24 @@
+#pragma once
+/// @file program_selection.hpp
+/// @brief What a program does with a tunable kernel before its main loop (autotuning.md §9.4,
+/// §10.1): pick the configuration for the policy from the user cache and the shipped database,
+/// and say where it came from (logged once per kernel and problem key).
+#include <string>
+
+#include "frost/tuning/cache.hpp"
+#include "frost/tuning/kernel_spaces.hpp"
+#include "frost/tuning/policy.hpp"
+
+namespace frost::tuning {
+
+/// off: the kernel default. cached, auto, dynamic: exact, stale or similar record of the cache
+/// (user cache in options.cache_dir, then the shipped database), else the kernel default.
+/// Records whose best configuration is not a valid configuration of `space` (another device's
+/// limits, another setting) are skipped. Tuning inside the run (auto, dynamic) is not done here.
+Selection select_for_program(const TuningOptions& options, const TuningKey& key, const KernelSpace& space);
+
+/// One line for the log: "fr_insert: BLOCK_DIM=8 ... [exact record of /path, tuned 2026-...]";
+/// with auto or dynamic and no exact record it also says that the run does not tune yet.
+std::string describe_selection(const std::string& kernel, const Selection& selection, const TuningOptions& options);
+
+} // namespace frost::tuning

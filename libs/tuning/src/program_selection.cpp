@@ -1,0 +1,46 @@
+#include "frost/tuning/program_selection.hpp"
+
+#include <memory>
+
+namespace frost::tuning {
+
+Selection select_for_program(const TuningOptions& options, const TuningKey& key, const KernelSpace& space) {
+  KernelDefaults defaults;
+  defaults.config = space.default_config;
+  if (options.policy == TunePolicy::Off) return select_configuration(nullptr, LookupRequest{key, {}, 0, {}}, defaults);
+  std::vector<std::string> shipped;
+  if (const std::string dir = shipped_database_dir(); !dir.empty()) shipped.push_back(dir);
+  const TuningCache cache(options.cache_dir, shipped);
+  LookupRequest req;
+  req.key = key;
+  req.size_fields = space.size_fields;
+  req.budget = options.budget;
+  req.usable = [&space](const NamedConfig& c) {
+    const auto config = space.space.from_named(c);
+    return config.has_value() && space.space.valid(*config);
+  };
+  return select_configuration(&cache, req, defaults);
+}
+
+std::string describe_selection(const std::string& kernel, const Selection& s, const TuningOptions& options) {
+  std::string config;
+  for (const auto& [name, value] : s.config) config += (config.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  std::string where = to_string(s.source);
+  if (s.hit) {
+    where += std::string(" record of ") + (s.hit->shipped ? "the shipped database" : options.cache_dir) + ", tuned " +
+             s.hit->record.time;
+    if (s.hit->source == ConfigSource::Similar) where += ", size ratio " + std::to_string(s.hit->max_ratio);
+  } else if (options.policy == TunePolicy::Off) {
+    where += " (--tune off)";
+  } else {
+    where += " (no record; frost_tune run fills the cache)";
+  }
+  // auto and dynamic would tune here (§8.2, §7.4); until dynamic tuning exists they read the
+  // cache like cached, and the log says so.
+  if ((options.policy == TunePolicy::Auto || options.policy == TunePolicy::Dynamic) &&
+      s.source != ConfigSource::Exact)
+    where += std::string("; --tune ") + to_string(options.policy) + " does not tune during the run yet";
+  return kernel + ": " + config + " [" + where + "]";
+}
+
+} // namespace frost::tuning
