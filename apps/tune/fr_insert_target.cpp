@@ -46,10 +46,8 @@ public:
     const CudaDeviceInfo info = cuda_device_info(device);
     uuid_ = info.uuid;
     space_.emplace(cuda::fr_insert_kernel_space(settings_, cuda::device_limits(device)));
-    key_.kernel = {space_->kernel, space_->space.kernel_version(), space_->space.signature()};
-    key_.device = tuning::device_model(info);
-    key_.software = tuning::software_stack(info);
-    key_.problem = cuda::fr_insert_problem_key(settings_, layout_, batch_->space_count()).str();
+    key_ = tuning::tuning_key(space_->kernel, space_->space, info,
+                              cuda::fr_insert_problem_key(settings_, layout_, batch_->space_count()).str());
     bench_ = std::make_unique<cuda::InsertKernelBench>(settings_, layout_, *batch_, device,
                                                         cuda::insert_launch_from(space_->default_config));
     describe_ = preset + ": " + recon::describe(layout_) + ", " + std::to_string(kPresetImages) + " images x " +

@@ -28,12 +28,6 @@
 namespace frost::tune_app {
 namespace {
 
-std::string config_text(const tuning::NamedConfig& c) {
-  std::string s;
-  for (const auto& [name, value] : c) s += (s.empty() ? "" : " ") + name + "=" + std::to_string(value);
-  return s;
-}
-
 class FrostTune : public cli::Program {
 public:
   FrostTune(std::string subcommand, std::string action)
@@ -95,6 +89,11 @@ protected:
   }
 
 private:
+  /// --tuning-cache, else the default directory (autotuning.md §9.1).
+  std::string cache_dir() const {
+    return tuning::tuning_cache_dir(params().given("--tuning-cache") ? params().get_text("--tuning-cache") : "");
+  }
+
   int run_or_sweep() {
     const DeviceSelection sel = device();
     if (sel.cpu) throw Error(ExitCode::Usage, "frost_tune " + subcommand_ + " times kernels on a GPU: give --device ID");
@@ -119,7 +118,7 @@ private:
     std::unique_ptr<tuning::TuningCache> cache;
     if (!o.sweep && !params().flag_value("--no-record")) {
       cache = std::make_unique<tuning::TuningCache>(
-          tuning::tuning_cache_dir(params().given("--tuning-cache") ? params().get_text("--tuning-cache") : ""));
+          cache_dir());
       o.cache = cache.get();
     }
     nlohmann::json rows = nlohmann::json::array(), summary = nlohmann::json::array();
@@ -172,7 +171,7 @@ private:
 
   int cache() {
     tuning::TuningCache c(
-        tuning::tuning_cache_dir(params().given("--tuning-cache") ? params().get_text("--tuning-cache") : ""));
+        cache_dir());
     if (action_ == "compact") {
       c.compact();
       std::printf("compacted %s: %zu record(s)\n", c.records_file().c_str(), c.records().size());
@@ -180,8 +179,7 @@ private:
     }
     std::printf("# %s\n", c.records_file().c_str());
     for (const tuning::TuningRecord& r : c.records()) {
-      std::string best;
-      for (const auto& [name, value] : r.best) best += (best.empty() ? "" : " ") + name + "=" + std::to_string(value);
+      const std::string best = tuning::describe(r.best);
       std::printf("%s\n  best %.4f ms%s  (%s)  explored %lld of %lld, %s, %s\n", r.key.c_str(), r.best_ms,
                   r.default_ms ? (", default " + std::to_string(*r.default_ms) + " ms").c_str() : "", best.c_str(),
                   static_cast<long long>(r.explored), static_cast<long long>(r.space_size), r.searcher.c_str(),
@@ -234,7 +232,7 @@ private:
     std::printf("%-20s %4s %8s %8s  %-16s  %s\n", "kernel", "ver", "raw", "valid", "signature", "default");
     for (const auto& k : spaces)
       std::printf("%-20s %4d %8zu %8zu  %-16s  %s\n", k.kernel.c_str(), k.space.kernel_version(), k.space.raw_size(),
-                  k.space.enumerate().size(), fft::detail::hex64(k.space.signature()).c_str(), config_text(k.default_config).c_str());
+                  k.space.enumerate().size(), fft::detail::hex64(k.space.signature()).c_str(), tuning::describe(k.default_config).c_str());
     for (const auto& k : spaces) {
       std::printf("\n%s:\n", k.kernel.c_str());
       for (const auto& p : k.space.parameters()) {

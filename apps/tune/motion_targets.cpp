@@ -42,9 +42,7 @@ public:
     sizes_ = motion::working_sizes(preset_.width, preset_.height, motion::GlobalSettings{});
     const CudaDeviceInfo info = cuda_device_info(device);
     uuid_ = info.uuid;
-    key_.kernel = {space_.kernel, space_.space.kernel_version(), space_.space.signature()};
-    key_.device = tuning::device_model(info);
-    key_.software = tuning::software_stack(info);
+    key_ = tuning::tuning_key(space_.kernel, space_.space, info, "");
     name_ = preset + " " + std::to_string(preset_.width) + "x" + std::to_string(preset_.height) + "x" +
             std::to_string(preset_.frames) + ": " + motion::to_string(sizes_);
   }

@@ -31,12 +31,6 @@ std::string short_number(double v) {
   return b;
 }
 
-std::string config_words(const tuning::NamedConfig& c) {
-  std::string s;
-  for (const auto& [name, value] : c) s += (s.empty() ? "" : " ") + name + "=" + std::to_string(value);
-  return s;
-}
-
 } // namespace
 
 RunSummary run_target(TuneTarget& target, const std::string& preset, const RunOptions& options, nlohmann::json& rows) {
@@ -100,7 +94,7 @@ RunSummary run_target(TuneTarget& target, const std::string& preset, const RunOp
     }
     phase.report(index, status == "mismatch" ? std::nullopt : ms);
     if (default_index && index == *default_index) sum.default_ms = ms;
-    std::printf("%6zu  %-60s %10s %12s  %s\n", index, config_words(named).c_str(),
+    std::printf("%6zu  %-60s %10s %12s  %s\n", index, tuning::describe(named).c_str(),
                 ms ? std::to_string(*ms).c_str() : "-",
                 difference ? short_number(*difference).c_str() : "-",
                 status.c_str());
@@ -116,7 +110,7 @@ RunSummary run_target(TuneTarget& target, const std::string& preset, const RunOp
   if (options.sweep) return sum;
   if (!phase.best()) FROST_THROW(ExitCode::Runtime, ks.kernel + " on " + preset + ": no configuration could run");
   const tuning::NamedConfig best = space.named(configs[*phase.best()]);
-  sum.best = config_words(best);
+  sum.best = tuning::describe(best);
   sum.best_ms = phase.best_ms();
 
   // §12.2 G2: the default and the best side by side, interleaved (ABAB), medians.

@@ -14,8 +14,7 @@ namespace frost::cuda {
 namespace {
 
 std::int64_t value_of(const tuning::NamedConfig& config, const char* kernel, const char* name) {
-  for (const auto& [n, v] : config)
-    if (n == name) return v;
+  if (const auto v = tuning::value_of(config, name)) return *v;
   FROST_THROW(ExitCode::Usage, std::string(kernel) + " configuration without " + name);
 }
 
@@ -30,14 +29,16 @@ DeviceBuffer<float> random_device_floats(std::size_t n, std::uint32_t seed) {
   return d;
 }
 
-/// Times one enqueue on `stream` with a pair of events.
+/// §8.1 step 4 for a pure kernel with complex output: `out` is filled with NaN (so that an
+/// element a configuration does not write shows), `launch` writes it, and it is compared with
+/// `reference` on the device.
 template <class Launch>
-double timed(Stream& stream, Event& start, Event& stop, const Launch& launch) {
-  start.record(stream.get());
+double complex_difference(const DeviceBuffer<cufftComplex>& reference, DeviceBuffer<cufftComplex>& out,
+                          cudaStream_t stream, const Launch& launch) {
+  FROST_CUDA_CHECK(cudaMemsetAsync(out.data(), 0xff, out.bytes(), stream));
   launch();
-  stop.record(stream.get());
-  stop.synchronize();
-  return double(stop.elapsed_ms_since(start));
+  return device_relative_max_difference(reinterpret_cast<const float*>(reference.data()),
+                                        reinterpret_cast<const float*>(out.data()), 2 * out.size(), stream);
 }
 
 } // namespace
@@ -78,7 +79,7 @@ struct CorrelateKernelBench::Impl {
   DeviceBuffer<int2> pair_list;
   DeviceBuffer<cufftComplex> reference, out;  // pairs x hx x cy
   Stream stream;
-  Event start, stop;
+  LaunchTimer timer{stream.get()};
   void launch(const CorrelateLaunch& l, cufftComplex* dst) {
     motion_kernels::pair_products(reinterpret_cast<const cufftComplex*>(spectra.data()), pair_list.data(), pairs, hx,
                                   cy, dst, stream.get(), l);
@@ -110,15 +111,12 @@ CorrelateKernelBench::CorrelateKernelBench(index_t cx, index_t cy, int frames, i
 CorrelateKernelBench::~CorrelateKernelBench() = default;
 
 double CorrelateKernelBench::sample_ms(const CorrelateLaunch& l) {
-  return timed(impl_->stream, impl_->start, impl_->stop, [&] { impl_->launch(l, impl_->out.data()); });
+  return impl_->timer.time_ms([&](cudaStream_t) { impl_->launch(l, impl_->out.data()); });
 }
 
 double CorrelateKernelBench::difference(const CorrelateLaunch& l) {
   Impl& m = *impl_;
-  FROST_CUDA_CHECK(cudaMemsetAsync(m.out.data(), 0xff, m.out.bytes(), m.stream.get())); // NaN: unwritten shows
-  m.launch(l, m.out.data());
-  return device_relative_max_difference(reinterpret_cast<const float*>(m.reference.data()),
-                                        reinterpret_cast<const float*>(m.out.data()), 2 * m.out.size(), m.stream.get());
+  return complex_difference(m.reference, m.out, m.stream.get(), [&] { m.launch(l, m.out.data()); });
 }
 
 // ---- fourier_crop_filter -----------------------------------------------------------------------
@@ -129,7 +127,7 @@ struct CropFilterKernelBench::Impl {
   DeviceBuffer<float> full, filter;
   DeviceBuffer<cufftComplex> reference, out;
   Stream stream;
-  Event start, stop;
+  LaunchTimer timer{stream.get()};
   void launch(const CropFilterLaunch& l, cufftComplex* dst) {
     motion_kernels::crop_filter(reinterpret_cast<const cufftComplex*>(full.data()), mx, my, count, filter.data(),
                                 1.0f / static_cast<float>(mx * my), dst, cx, cy, stream.get(), l);
@@ -158,15 +156,12 @@ CropFilterKernelBench::CropFilterKernelBench(index_t mx, index_t my, index_t cx,
 CropFilterKernelBench::~CropFilterKernelBench() = default;
 
 double CropFilterKernelBench::sample_ms(const CropFilterLaunch& l) {
-  return timed(impl_->stream, impl_->start, impl_->stop, [&] { impl_->launch(l, impl_->out.data()); });
+  return impl_->timer.time_ms([&](cudaStream_t) { impl_->launch(l, impl_->out.data()); });
 }
 
 double CropFilterKernelBench::difference(const CropFilterLaunch& l) {
   Impl& m = *impl_;
-  FROST_CUDA_CHECK(cudaMemsetAsync(m.out.data(), 0xff, m.out.bytes(), m.stream.get()));
-  m.launch(l, m.out.data());
-  return device_relative_max_difference(reinterpret_cast<const float*>(m.reference.data()),
-                                        reinterpret_cast<const float*>(m.out.data()), 2 * m.out.size(), m.stream.get());
+  return complex_difference(m.reference, m.out, m.stream.get(), [&] { m.launch(l, m.out.data()); });
 }
 
 } // namespace frost::cuda

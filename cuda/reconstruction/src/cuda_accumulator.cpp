@@ -816,10 +816,10 @@ KernelTiming time_insert_kernel(const recon::ReconstructionSettings& settings, c
 struct InsertKernelBench::Impl {
   CudaAccumulator acc;
   int spaces = 0;
-  Event start, stop;
+  LaunchTimer timer; ///< on lane 0's stream; its events are made with `device` current (caller's guard)
   Impl(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout, int device,
        const InsertLaunchConfig& reference)
-      : acc(settings, layout, 2, {device}, 1, reference) {} // events: created with `device` current (caller's guard)
+      : acc(settings, layout, 2, {device}, 1, reference), timer(acc.staged_stream()) {}
 };
 
 InsertKernelBench::InsertKernelBench(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,
@@ -838,12 +838,7 @@ int InsertKernelBench::spaces() const { return impl_->spaces; }
 
 double InsertKernelBench::sample_ms(const InsertLaunchConfig& config) {
   DeviceGuard guard(impl_->acc.staged_device());
-  const cudaStream_t s = impl_->acc.staged_stream();
-  impl_->start.record(s);
-  impl_->acc.launch_staged(config, 1);
-  impl_->stop.record(s);
-  impl_->stop.synchronize();
-  return double(impl_->stop.elapsed_ms_since(impl_->start));
+  return impl_->timer.time_ms([&](cudaStream_t) { impl_->acc.launch_staged(config, 1); });
 }
 
 double InsertKernelBench::difference(const InsertLaunchConfig& config) {

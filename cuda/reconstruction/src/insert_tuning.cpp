@@ -38,8 +38,7 @@ tuning::ProblemKey fr_insert_problem_key(const recon::ReconstructionSettings& se
 
 InsertLaunchConfig insert_launch_from(const tuning::NamedConfig& config, const InsertLaunchConfig& base) {
   auto value = [&config](const char* name) {
-    for (const auto& [n, v] : config)
-      if (n == name) return v;
+    if (const auto v = tuning::value_of(config, name)) return *v;
     FROST_THROW(ExitCode::Usage, std::string("fr_insert configuration without ") + name);
   };
   InsertLaunchConfig c = base;
@@ -55,12 +54,8 @@ InsertLaunchConfig select_insert_launch(const recon::ReconstructionSettings& set
                                         long long spaces_per_launch, int device, const tuning::TuningOptions& options,
                                         const InsertLaunchConfig& base) {
   const tuning::KernelSpace space = fr_insert_kernel_space(settings, device_limits(device));
-  const CudaDeviceInfo info = cuda_device_info(device);
-  tuning::TuningKey key;
-  key.kernel = {space.kernel, space.space.kernel_version(), space.space.signature()};
-  key.device = tuning::device_model(info);
-  key.software = tuning::software_stack(info);
-  key.problem = fr_insert_problem_key(settings, layout, spaces_per_launch).str();
+  const tuning::TuningKey key = tuning::tuning_key(space.kernel, space.space, cuda_device_info(device),
+                                                   fr_insert_problem_key(settings, layout, spaces_per_launch).str());
   const tuning::Selection s = tuning::select_for_program(options, key, space);
   log_info("tuning " + tuning::describe_selection(space.kernel, s, options));
   return insert_launch_from(s.config, base);

@@ -75,6 +75,16 @@ SoftwareStack software_stack(const CudaDeviceInfo& info, const std::string& nvrt
   return s;
 }
 
+TuningKey tuning_key(const std::string& kernel, const TuningSpace& space, const CudaDeviceInfo& info,
+                     const std::string& problem) {
+  TuningKey k;
+  k.kernel = {kernel, space.kernel_version(), space.signature()};
+  k.device = device_model(info);
+  k.software = software_stack(info);
+  k.problem = problem;
+  return k;
+}
+
 std::string TuningKey::str() const {
   std::string device_name = device.name;
   for (char& c : device_name)

@@ -23,8 +23,6 @@ Selection select_for_program(const TuningOptions& options, const TuningKey& key,
 }
 
 std::string describe_selection(const std::string& kernel, const Selection& s, const TuningOptions& options) {
-  std::string config;
-  for (const auto& [name, value] : s.config) config += (config.empty() ? "" : " ") + name + "=" + std::to_string(value);
   std::string where = to_string(s.source);
   if (s.hit) {
     where += std::string(" record of ") + (s.hit->shipped ? "the shipped database" : options.cache_dir) + ", tuned " +
@@ -40,7 +38,7 @@ std::string describe_selection(const std::string& kernel, const Selection& s, co
   if ((options.policy == TunePolicy::Auto || options.policy == TunePolicy::Dynamic) &&
       s.source != ConfigSource::Exact)
     where += std::string("; --tune ") + to_string(options.policy) + " does not tune during the run yet";
-  return kernel + ": " + config + " [" + where + "]";
+  return kernel + ": " + describe(s.config) + " [" + where + "]";
 }
 
 } // namespace frost::tuning

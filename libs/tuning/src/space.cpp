@@ -165,10 +165,18 @@ std::optional<Configuration> TuningSpace::from_named(const NamedConfig& n) const
   return c;
 }
 
-std::string TuningSpace::describe(const Configuration& c) const {
+std::string TuningSpace::describe(const Configuration& c) const { return tuning::describe(named(c)); }
+
+std::string describe(const NamedConfig& c) {
   std::string out;
-  for (const auto& [name, value] : named(c)) out += (out.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  for (const auto& [name, value] : c) out += (out.empty() ? "" : " ") + name + "=" + std::to_string(value);
   return out;
+}
+
+std::optional<std::int64_t> value_of(const NamedConfig& c, const std::string& name) {
+  for (const auto& [n, v] : c)
+    if (n == name) return v;
+  return std::nullopt;
 }
 
 std::optional<std::size_t> index_of(const std::vector<Configuration>& configs, const Configuration& c) {

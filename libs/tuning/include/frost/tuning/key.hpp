@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "frost/tuning/space.hpp"
+
 namespace frost {
 struct CudaDeviceInfo;
 }
@@ -54,6 +56,11 @@ struct TuningKey {
   /// The key of a canonical string (13 fields, schema 1), else nullopt.
   static std::optional<TuningKey> parse(const std::string& text);
 };
+
+/// The key of kernel `kernel` with tuning space `space` on the device `info` (model and software
+/// stack, AOT variants) for `problem` (ProblemKey::str()).
+TuningKey tuning_key(const std::string& kernel, const TuningSpace& space, const CudaDeviceInfo& info,
+                     const std::string& problem);
 
 bool same_kernel(const KernelId& a, const KernelId& b);
 bool same_model(const DeviceModel& a, const DeviceModel& b);

@@ -122,6 +122,11 @@ private:
   std::vector<Compiled> compiled_;
 };
 
+/// "BLOCK_DIM=16 GRID_DIM_Z=1 ..." (names and values in the given order), for logs and tables.
+std::string describe(const NamedConfig& c);
+/// The value of parameter `name` in `c`, or nullopt.
+std::optional<std::int64_t> value_of(const NamedConfig& c, const std::string& name);
+
 /// Position of `c` in `configs`, or nullopt.
 std::optional<std::size_t> index_of(const std::vector<Configuration>& configs, const Configuration& c);
 
