@@ -266,12 +266,7 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
   facts.seconds["Total"] = since(start);
   if (!frames->device_times().empty()) log_info(frames->device_times());
   write_metadata(out.alignment, facts, gs, global, local ? &*local : nullptr, model);
-  if (!out.relion_motion.empty()) {
-    relion_motion_star(facts, model).write(out.relion_motion);
-    log_info("wrote " + out.relion_motion + (model.local ? " (global shifts only: the local B-spline has no RELION "
-                                                           "equivalent yet, _rlnMotionModelVersion 0)"
-                                                         : ""));
-  }
+  if (!out.relion_motion.empty()) write_relion_motion(out.relion_motion, facts, model, o.max_local_rmsd_raw);
 
   MovieSummary s;
   s.frames = count;

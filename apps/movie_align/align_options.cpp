@@ -40,7 +40,8 @@ void define_align_options(cli::Params& p) {
       .meta("psd.png").in_section(kIo);
   p.text_optional("--odrift-plot", "PNG drift plot: global trajectory, and the local model at the patch centres")
       .meta("drift.png").in_section(kIo);
-  p.text_optional("--ostar_motion", "RELION per-micrograph motion STAR (global shifts, model version 0)")
+  p.text_optional("--ostar_motion", "RELION per-micrograph motion STAR: global shifts and, with a local model, its "
+                                    "third-order polynomial fit (model version 1)")
       .alias("--ostar-motion").meta("motion.star").in_section(kIo);
   p.flag("--float16", "write images as MRC mode 12").in_section(kIo);
   p.flag("--overwrite", "batch mode: align movies whose outputs already exist").in_section(kIo);

@@ -1,13 +1,16 @@
 #include "relion_export.hpp"
 
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
+#include "frost/core/log.hpp"
 #include "frost/metadata/value_text.hpp"
 
 namespace frost::movie_align {
 
-meta::MetadataFile relion_motion_star(const MovieFacts& f, const motion::MotionModel& model) {
+meta::MetadataFile relion_motion_star(const MovieFacts& f, const motion::MotionModel& model,
+                                      const motion::RelionPolynomial* local) {
   meta::MetadataFile file(meta::Dialect::Relion31);
   {
     meta::Block& g = file.add_block("general", true);
@@ -22,8 +25,9 @@ meta::MetadataFile relion_motion_star(const MovieFacts& f, const motion::MotionM
     g.set_double(0, "rlnMicrographDoseRate", f.dose_known ? f.dose.dose_per_frame : 0.0);
     g.set_double(0, "rlnMicrographPreExposure", f.dose.pre_exposure);
     g.set_double(0, "rlnVoltage", f.dose.voltage_kv);
+    // RELION's polynomial time is frame - start frame, so this is its t = 0 as well.
     g.set_int(0, "rlnMicrographStartFrame", model.first_frame + 1);
-    g.set_int(0, "rlnMotionModelVersion", 0);
+    g.set_int(0, "rlnMotionModelVersion", local ? 1 : 0);
     if (f.eer) {
       g.set_int(0, "rlnEERUpsampling", f.eer_upsampling);
       g.set_int(0, "rlnEERGrouping", f.eer_group);
@@ -49,7 +53,43 @@ meta::MetadataFile relion_motion_star(const MovieFacts& f, const motion::MotionM
   shifts.set_column("rlnMicrographFrameNumber", number);
   shifts.set_column("rlnMicrographShiftX", sx);
   shifts.set_column("rlnMicrographShiftY", sy);
+
+  if (local) { // after data_global_shift, where RELION writes it
+    std::vector<std::int64_t> index;
+    std::vector<std::string> value;
+    for (const auto* axis : {&local->cx, &local->cy})
+      for (double c : *axis) {
+        index.push_back(static_cast<std::int64_t>(index.size()));
+        value.push_back(meta::format_shortest(c));
+      }
+    meta::Block& block = file.add_block("local_motion_model");
+    block.set_column("rlnMotionModelCoeffsIdx", index);
+    block.set_column("rlnMotionModelCoeff", value);
+  }
   return file;
+}
+
+std::optional<motion::RelionPolynomialFit> write_relion_motion(const std::string& path, const MovieFacts& facts,
+                                                               const motion::MotionModel& model, double warn_rmsd) {
+  constexpr int kGrid = 16; // sample points per axis (movie-alignment.md §8.3)
+  std::optional<motion::RelionPolynomialFit> fit;
+  if (model.local)
+    fit = motion::fit_relion_polynomial(motion::relion_polynomial_samples(
+        model, static_cast<double>(facts.raw_x), static_cast<double>(facts.raw_y), kGrid));
+  relion_motion_star(facts, model, fit ? &fit->polynomial : nullptr).write(path);
+  if (!fit) {
+    log_info("wrote " + path + " (global model: _rlnMotionModelVersion 0)");
+    return fit;
+  }
+  char rmsd[160];
+  std::snprintf(rmsd, sizeof rmsd, "RMSD %.4f px (x %.4f, y %.4f)", fit->rmsd, fit->rmsd_x, fit->rmsd_y);
+  log_info("wrote " + path + " (_rlnMotionModelVersion 1: third-order polynomial fitted to the local model on " +
+           std::to_string(kGrid) + "x" + std::to_string(kGrid) + " points x " + std::to_string(model.frames()) +
+           " frames, " + rmsd + ")");
+  if (fit->rmsd > warn_rmsd)
+    log_warning(std::string("the RELION polynomial follows the local B-spline model poorly: ") + rmsd +
+                " exceeds --max-local-rmsd");
+  return fit;
 }
 
 } // namespace frost::movie_align

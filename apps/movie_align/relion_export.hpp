@@ -1,8 +1,12 @@
 #pragma once
 // RELION's per-micrograph motion STAR (movie-alignment.md §8.3, formats-and-ecosystem.md §6.4),
 // written by --ostar_motion.
+#include <optional>
+#include <string>
+
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/motion/motion_model.hpp"
+#include "frost/motion/relion_polynomial.hpp"
 #include "movie_facts.hpp"
 
 namespace frost::movie_align {
@@ -10,11 +14,19 @@ namespace frost::movie_align {
 /// RELION's marker for frames outside the aligned range.
 inline constexpr double kRelionNotObserved = -9999.0;
 
-/// @brief data_general (sizes, movie, gain, binning, pixel size, dose, 1-based start frame,
-/// _rlnMotionModelVersion 0) and data_global_shift: every movie frame, 1-based, with the global
-/// shift to apply [raw px] re-referenced to the first aligned frame (which is then exactly 0);
-/// frames outside the aligned range hold -9999. The local B-spline is not exported: RELION's
-/// model is a third-order polynomial (version 1), which frost does not fit yet.
-meta::MetadataFile relion_motion_star(const MovieFacts& facts, const motion::MotionModel& model);
+/// @brief data_general (sizes, movie, gain, binning, pixel size, dose, 1-based start frame = first
+/// aligned frame, _rlnMotionModelVersion) and data_global_shift: every movie frame, 1-based, with
+/// the global shift to apply [raw px] re-referenced to the first aligned frame (which is then
+/// exactly 0); frames outside the aligned range hold -9999. With `local`: version 1 and
+/// data_local_motion_model (_rlnMotionModelCoeffsIdx 0-35, _rlnMotionModelCoeff: x then y);
+/// without: version 0.
+meta::MetadataFile relion_motion_star(const MovieFacts& facts, const motion::MotionModel& model,
+                                      const motion::RelionPolynomial* local = nullptr);
+
+/// @brief Writes `path` (atomically): for a model with a local field, first fits RELION's
+/// polynomial to it (relion_polynomial_samples on the raw frame, 16 x 16 grid) and logs the fit
+/// RMSD, with a warning above `warn_rmsd` [raw px]. Returns the fit, or nothing for version 0.
+std::optional<motion::RelionPolynomialFit> write_relion_motion(const std::string& path, const MovieFacts& facts,
+                                                               const motion::MotionModel& model, double warn_rmsd);
 
 } // namespace frost::movie_align

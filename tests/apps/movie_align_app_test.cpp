@@ -1,6 +1,7 @@
 // frost_movie_align end to end (movie-alignment.md §15.7): simulate a movie with frost_simulate,
 // align it, read the outputs back; global shifts against the truth STAR; the sign convention on a
 // movie whose content moves +1 px per frame (frost STAR, RELION STAR, Xmipp XMD, warped frames);
+// the RELION export of a local model (version 1 polynomial, re-referenced, frame range markers);
 // binning keeps shifts in raw pixels; the trajectories subcommand reproduces the fitted shifts;
 // bad input gives the documented exit codes and no output; batch mode goes on after a failure;
 // the PNG pictures decode and show what they should.
@@ -12,7 +13,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <string>
 #include <utility>
 
 #include "frost/io/image_io.hpp"
@@ -31,6 +34,16 @@ int run_cmd(const std::string& cmd) {
 int simulate(const std::string& args) { return run_cmd(std::string(FROST_SIMULATE_EXE) + " " + args); }
 int align(const std::string& args) { return run_cmd(std::string(FROST_MOVIE_ALIGN_EXE) + " " + args); }
 bool exists(const std::string& p) { return access(p.c_str(), F_OK) == 0; }
+
+/// Runs frost_movie_align with stdout and stderr going to `log`; returns the exit status.
+int align_logged(const std::string& args, const std::string& log) {
+  const int status = std::system((std::string(FROST_MOVIE_ALIGN_EXE) + " " + args + " >" + log + " 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 /// (shiftX, shiftY) per 1-based frame number of a data_global_shift loop.
 std::map<long long, std::pair<double, double>> global_shifts(const std::string& path, const char* x = "rlnMicrographShiftX",
@@ -192,6 +205,98 @@ TEST_F(MovieAlignApp, BadInputExitCodesLeaveNoOutput) {
   EXPECT_EQ(align(movie_args() + " --controlPoints 2 4 4" + out), 2);
   EXPECT_FALSE(exists(file("bad.mrc")));
   EXPECT_FALSE(exists(file("bad.star")));
+}
+
+// §8.3 / §15.7: --ostar_motion with a local model on a doming movie (T3) aligned over frames 2..9:
+// frames outside the range hold -9999, the first aligned frame is exactly 0, version 1 with the 36
+// coefficients in index order; RELION's formula (global + polynomial at t = frame - start frame,
+// x' = x / width - 0.5) evaluated at the 16 x 16 sample points follows frost's own model
+// re-referenced to the first aligned frame (trajectories --relion), with the logged RMSD, and
+// explains most of the local motion. Global-only runs keep version 0.
+TEST_F(MovieAlignApp, RelionExportCarriesThePolynomialOfTheLocalModel) {
+  ASSERT_EQ(simulate("--mode movie --size 512 512 --frames 12 --trajectory T3 --gain --dose 4 --contrast 0.2 "
+                     "--seed 5 --oroot " + file("t3")),
+            0);
+  const std::string args = "-i " + file("t3.mrcs") + " --gain " + file("t3_gain.mrc") + local_args() +
+                           " --frameRange 2 9 -o " + file("t3.star") + " --ostar_motion " + file("t3_motion.star");
+  ASSERT_EQ(align_logged(args, file("t3.log")), 0);
+  const meta::MetadataFile motion = meta::MetadataFile::read(file("t3_motion.star"));
+  const meta::Block& general = motion.block("general");
+  EXPECT_EQ(general.get_int("rlnMotionModelVersion"), 1);
+  EXPECT_EQ(general.get_int("rlnMicrographStartFrame"), 3);
+  const double width = general.get_double("rlnImageSizeX"), height = general.get_double("rlnImageSizeY");
+  const auto global = global_shifts(file("t3_motion.star"));
+  ASSERT_EQ(global.size(), 12u);
+  for (long long frame : {1, 2, 11, 12}) {
+    EXPECT_EQ(global.at(frame).first, -9999.0) << frame;
+    EXPECT_EQ(global.at(frame).second, -9999.0) << frame;
+  }
+  EXPECT_EQ(global.at(3).first, 0.0);
+  EXPECT_EQ(global.at(3).second, 0.0);
+  EXPECT_NE(global.at(9).first, 0.0);
+  const meta::Block& model = motion.block("local_motion_model");
+  ASSERT_EQ(model.rows(), 36u);
+  const auto index = model.ints("rlnMotionModelCoeffsIdx");
+  for (std::size_t i = 0; i < index.size(); ++i) EXPECT_EQ(index[i], static_cast<long long>(i));
+  const auto c = model.doubles("rlnMotionModelCoeff");
+
+  // frost's shifts at the cell centres of a 16 x 16 grid, re-referenced to the first aligned frame.
+  std::vector<double> gx, gy;
+  for (int j = 0; j < 16; ++j)
+    for (int i = 0; i < 16; ++i) {
+      gx.push_back((i + 0.5) * width / 16);
+      gy.push_back((j + 0.5) * height / 16);
+    }
+  meta::MetadataFile coords(meta::Dialect::Relion31);
+  coords.add_block("particles").set_column("rlnCoordinateX", gx);
+  coords.block("particles").set_column("rlnCoordinateY", gy);
+  coords.write(file("t3_grid.star"));
+  ASSERT_EQ(align("trajectories --relion --alignment " + file("t3.star") + " --coords " + file("t3_grid.star") +
+                  " --out " + file("t3_traj.star")),
+            0);
+  const meta::Block traj = meta::MetadataFile::read(file("t3_traj.star")).block("trajectories");
+  ASSERT_EQ(traj.rows(), 256u * 8u);
+  const auto tx = traj.doubles("rlnMicrographShiftX"), ty = traj.doubles("rlnMicrographShiftY");
+  const auto cx = traj.doubles("rlnCoordinateX"), cy = traj.doubles("rlnCoordinateY");
+  const auto tf = traj.ints("frostFrameIndex");
+  double ss = 0, local_ss = 0;
+  for (std::size_t r = 0; r < traj.rows(); ++r) {
+    ASSERT_GE(tf[r], 2);
+    ASSERT_LE(tf[r], 9);
+    const double t = static_cast<double>(tf[r] + 1 - 3); // RELION: frame - start frame, both 1-based
+    const double x = cx[r] / width - 0.5, y = cy[r] / height - 0.5;
+    const double m[6] = {1, x, x * x, y, y * y, x * y};
+    double px = 0, py = 0;
+    for (int k = 0; k < 6; ++k) {
+      const double poly_t[3] = {t, t * t, t * t * t};
+      for (int p = 0; p < 3; ++p) {
+        px += c[static_cast<std::size_t>(3 * k + p)] * poly_t[p] * m[k];
+        py += c[static_cast<std::size_t>(18 + 3 * k + p)] * poly_t[p] * m[k];
+      }
+    }
+    const auto& g = global.at(tf[r] + 1);
+    const double lx = tx[r] - g.first, ly = ty[r] - g.second; // frost's local part
+    ss += (lx - px) * (lx - px) + (ly - py) * (ly - py);
+    local_ss += lx * lx + ly * ly;
+  }
+  const double rmsd = std::sqrt(ss / static_cast<double>(traj.rows()));
+  const double local_rms = std::sqrt(local_ss / static_cast<double>(traj.rows()));
+  const std::string log = read_text(file("t3.log"));
+  const std::size_t at = log.find("RMSD ", log.find("_rlnMotionModelVersion 1"));
+  ASSERT_NE(at, std::string::npos) << log;
+  const double logged = std::atof(log.c_str() + at + 5);
+  std::printf("T3, frames 2..9: RELION polynomial vs frost local model RMSD %.4f px (logged %.4f), local motion "
+              "rms %.4f px\n", rmsd, logged, local_rms);
+  EXPECT_NEAR(rmsd, logged, 1e-4); // the log prints 4 decimals
+  EXPECT_GT(local_rms, 0.1);        // the doming is there to be fitted
+  EXPECT_LT(rmsd, 0.25 * local_rms);
+
+  ASSERT_EQ(align("-i " + file("t3.mrcs") + " --gain " + file("t3_gain.mrc") + " --skipLocalAlignment -o " +
+                  file("t3g.star") + " --ostar_motion " + file("t3g_motion.star")),
+            0);
+  const meta::MetadataFile global_only = meta::MetadataFile::read(file("t3g_motion.star"));
+  EXPECT_EQ(global_only.block("general").get_int("rlnMotionModelVersion"), 0);
+  EXPECT_EQ(global_only.find("local_motion_model"), nullptr);
 }
 
 // --othumbnail, --opsd-png, --odrift-plot: PNG files that libpng decodes, of the documented sizes,
