@@ -8,6 +8,7 @@
 #include "align_movie.hpp"
 #include "align_options.hpp"
 #include "batch.hpp"
+#include "device_choice.hpp"
 #include "frost/cli/program.hpp"
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
@@ -28,24 +29,26 @@ public:
                 "  frost_movie_align -i movie.mrcs --sampling 1.0 --oavg mic.mrc -o mic_align.star\n"
                 "  frost_movie_align -i movies.txt --oavg 'out/{movie}.mrc'           (batch mode)\n"
                 "  frost_movie_align trajectories --alignment A.star --coords C.star --out T.star\n"
-                "--device cpu runs FFTW on CPU threads; --device <id> runs every stage on that GPU (CUDA).") {}
+                "--device cpu runs FFTW on CPU threads; --device <id> runs every stage on that GPU (CUDA).\n"
+                "The default --device auto takes one GPU when CUDA sees any (under mpirun: the node-local\n"
+                "rank modulo the number of GPUs), else the CPU; a list of ids is shared the same way.") {}
 
 protected:
   void define(cli::Params& p) override {
     define_align_options(p);
-    add_device_option(p, "cpu");
+    add_device_option(p, "auto"); // movie-alignment.md §3: the first GPU if present
   }
 
   void validate() override { validate_align_options(params()); }
 
   int run() override {
     AlignOptions options = align_options(params());
-    // One GPU per process (Scipion runs one process per GPU; MPI ranks take the ids in turn).
-    const DeviceSelection sel = device();
-    if (!sel.cpu) {
-      require_devices(sel);
-      options.gpu = sel.gpu_for_rank(0);
-    }
+    // One GPU per process (Scipion runs one process per GPU; MPI ranks on a node take the ids in
+    // turn, movie-alignment.md §10.3). Program::main has already checked that the ids exist.
+    const DeviceChoice choice =
+        choose_device(device(), params().get_text("--device"), local_launcher_rank(launcher_rank()));
+    options.gpu = choice.gpu;
+    log_info(choice.why);
     const OutputPaths outputs = output_paths(params());
     const std::string input = params().get_text("-i");
     if (is_movie_list(input)) {

@@ -3,7 +3,8 @@
 // movie whose content moves +1 px per frame (frost STAR, RELION STAR, Xmipp XMD, warped frames);
 // the RELION export of a local model (version 1 polynomial, re-referenced, frame range markers);
 // binning keeps shifts in raw pixels; the trajectories subcommand reproduces the fitted shifts;
-// bad input gives the documented exit codes and no output; batch mode goes on after a failure;
+// bad input gives the documented exit codes and no output; the default device is the GPU if
+// present, else the CPU, with the --device cpu results; batch mode goes on after a failure;
 // the PNG pictures decode and show what they should.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include <string>
 #include <utility>
 
+#include "frost/core/device.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/simulate/movie.hpp"
@@ -35,9 +37,11 @@ int simulate(const std::string& args) { return run_cmd(std::string(FROST_SIMULAT
 int align(const std::string& args) { return run_cmd(std::string(FROST_MOVIE_ALIGN_EXE) + " " + args); }
 bool exists(const std::string& p) { return access(p.c_str(), F_OK) == 0; }
 
-/// Runs frost_movie_align with stdout and stderr going to `log`; returns the exit status.
-int align_logged(const std::string& args, const std::string& log) {
-  const int status = std::system((std::string(FROST_MOVIE_ALIGN_EXE) + " " + args + " >" + log + " 2>&1").c_str());
+/// Runs frost_movie_align with stdout and stderr going to `log` (and `env`, "NAME=value ...",
+/// set for it); returns the exit status.
+int align_logged(const std::string& args, const std::string& log, const std::string& env = "") {
+  const std::string cmd = env + " " + FROST_MOVIE_ALIGN_EXE + " " + args + " >" + log + " 2>&1";
+  const int status = std::system(cmd.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 std::string read_text(const std::string& path) {
@@ -391,6 +395,40 @@ TEST_F(MovieAlignApp, GpuMatchesCpu) {
   std::printf("GPU vs CPU program: max global shift diff %.2e px, micrograph rms/std %.2e\n", max_diff, rel);
   EXPECT_LE(max_diff, 0.01);
   EXPECT_LE(rel, 1e-3);
+}
+
+// §3 --device: the default is `auto`, one GPU when CUDA sees any, else the CPU, and the log says
+// which. Without a GPU the default run is the --device cpu run: the same micrograph bytes, RELION
+// STAR and shifts. With one, the default takes GPU 0 (GpuMatchesCpu compares the two backends).
+TEST_F(MovieAlignApp, DefaultDeviceIsTheGpuIfPresentElseTheCpu) {
+  const std::string common = movie_args() + local_args() + " --progress none";
+  ASSERT_EQ(align_logged(common + " --oavg " + file("auto.mrc") + " -o " + file("auto.star") + " --ostar_motion " +
+                             file("auto_motion.star"),
+                         file("auto.log")),
+            0);
+  const std::string log = read_text(file("auto.log"));
+  if (cuda_device_count() > 0) {
+    EXPECT_NE(log.find("--device auto: GPU 0"), std::string::npos) << log;
+    // A list of ids is shared by the node-local rank (Open MPI's variable here): rank 1 takes entry 1.
+    ASSERT_EQ(align_logged("-i " + file("t1.mrcs") + " --skipLocalAlignment --frameRange 0 3 --device 0,0 -o " +
+                               file("rank1.star"),
+                           file("rank1.log"), "OMPI_COMM_WORLD_LOCAL_RANK=1"),
+              0);
+    EXPECT_NE(read_text(file("rank1.log")).find("entry 1 of 2 for local rank 1"), std::string::npos);
+    return;
+  }
+  EXPECT_NE(log.find("--device auto: "), std::string::npos) << log;
+  EXPECT_NE(log.find("running on the CPU"), std::string::npos) << log;
+  ASSERT_EQ(align_logged(common + " --device cpu --oavg " + file("cpu_dev.mrc") + " -o " + file("cpu_dev.star") +
+                             " --ostar_motion " + file("cpu_dev_motion.star"),
+                         file("cpu_dev.log")),
+            0);
+  EXPECT_NE(read_text(file("cpu_dev.log")).find("--device cpu: running on the CPU"), std::string::npos);
+  const std::string micrograph = read_text(file("auto.mrc"));
+  EXPECT_GT(micrograph.size(), 512u * 512u * 4u);
+  EXPECT_TRUE(micrograph == read_text(file("cpu_dev.mrc"))) << "the default run's micrograph differs from --device cpu";
+  EXPECT_EQ(read_text(file("auto_motion.star")), read_text(file("cpu_dev_motion.star")));
+  EXPECT_EQ(global_shifts(file("auto.star")), global_shifts(file("cpu_dev.star")));
 }
 
 TEST_F(MovieAlignApp, BatchGoesOnAfterAFailureAndSkipsDoneMovies) {
