@@ -134,6 +134,8 @@ sed -n '/The following tests did not run/,/^$/p' "$out/ctest.log"
 bench_rc=0
 for b in $(find "$build/bench" -type f -name 'frost_bench_*' -perm -u+x | sort); do
   name=$(basename "$b")
+  # Runs after frost_tune (below): it needs the exhaustive records as its oracle.
+  [ "$name" = frost_bench_tuned_reconstruction ] && continue
   log "benchmark $name"
   args=($quick)
   runner=()
@@ -171,11 +173,24 @@ if [ -x "$tune" ]; then
   : > "$out/frost_tune.txt"
   for spec in "fr_insert:recon-64-i,recon-128-i" "ma_correlate:k3,falcon" "fourier_crop_filter:k3,falcon"; do
     kernel=${spec%%:*}; presets=${spec#*:}
-    if [ -n "$quick" ]; then presets=${presets%%,*}; elif [ "$kernel" = fr_insert ]; then presets=all; fi
+    # --quick keeps both fr_insert presets: the tuned-reconstruction benchmark needs them.
+    if [ -n "$quick" ]; then [ "$kernel" = fr_insert ] || presets=${presets%%,*}; elif [ "$kernel" = fr_insert ]; then presets=all; fi
     timeout -k 10 400 "$tune" run --kernel "$kernel" --preset "$presets" --device 0 --tuning-cache "$out/tuning_cache" \
       --json "$out/frost_tune_$kernel.json" > "$out/frost_tune_$kernel.log" 2>&1 || { bench_rc=1; log "frost_tune $kernel failed"; tail -5 "$out/frost_tune_$kernel.log"; }
     sed -n '/^kernel  *preset/,$p' "$out/frost_tune_$kernel.log" >> "$out/frost_tune.txt"
   done
+  # G6/G7 and the "auto within 10% of full": 10k-image reconstructions with --tune off,
+  # cached on the exhaustive records just written (oracle), auto and dynamic on cold caches.
+  tuned="$build/bench/reconstruction/frost_bench_tuned_reconstruction"
+  if [ -x "$tuned" ]; then
+    log "benchmark frost_bench_tuned_reconstruction"
+    : > "$out/frost_bench_tuned_reconstruction.txt"
+    for box in 64 128; do
+      timeout -k 10 300 "$tuned" --box $box --sym i --images 10000 --device 0 --reps 3 --oracle-cache "$out/tuning_cache" \
+        >> "$out/frost_bench_tuned_reconstruction.txt" 2> "$out/frost_bench_tuned_reconstruction_$box.stderr" ||
+        { bench_rc=1; log "frost_bench_tuned_reconstruction $box failed"; tail -5 "$out/frost_bench_tuned_reconstruction_$box.stderr"; }
+    done
+  fi
 fi
 t3=$(date +%s)
 

@@ -294,8 +294,10 @@ private:
 
     const long long spaces_per_launch =
         params().get_int("--bufferSize") * static_cast<long long>(recon::plan_symmetry(group, settings.sym_mode).inserted.order());
-    auto accumulator =
-        app::make_accumulator(settings, layout, grids, gpus, streams, tuning::tuning_options_from(params()), spaces_per_launch);
+    const double buffer = static_cast<double>(params().get_int("--bufferSize"));
+    const double estimated_launches = std::ceil(static_cast<double>(mine.size()) / buffer) + (grids - 1);
+    auto accumulator = app::make_accumulator(settings, layout, grids, gpus, streams, tuning::tuning_options_from(params()),
+                                             spaces_per_launch, estimated_launches);
     log_info("insertion on " + accumulator->describe() + ", " + std::to_string(num_threads()) + " loader threads");
 
     recon::AccumulateOptions aopt;

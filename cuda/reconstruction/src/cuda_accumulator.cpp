@@ -8,9 +8,12 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <shared_mutex>
 #include <sstream>
 #include <utility>
 
+#include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/host_buffer.hpp"
 #include "frost/core/log.hpp"
@@ -19,6 +22,9 @@
 #include "frost/cuda/insert_tuning.hpp"
 #include "frost/cuda/reconstruction.hpp"
 #include "frost/cuda/tuning.hpp"
+#include "frost/tuning/device_lock.hpp"
+#include "frost/tuning/dynamic_tuner.hpp"
+#include "frost/tuning/program_selection.hpp"
 #include "frost/reconstruction/blob.hpp"
 #include "frost/reconstruction/grid.hpp"
 #include "frost/cuda/fft.hpp"
@@ -90,6 +96,23 @@ struct Lane {
     pending[k] = false;
   }
 };
+
+/// Dynamic tuning of the insertion launch on one device (autotuning.md §8.2, §10.3).
+struct DeviceTuning {
+  std::unique_ptr<tuning::DynamicTuner> tuner;
+  std::vector<InsertLaunchConfig> launches; ///< per configuration of the tuner's space
+  int comparable_spaces = 0;                ///< the space count of the batches a phase times
+  std::mutex mutex;                         ///< guards tuner (lanes call from their own threads)
+  /// While the tuner tunes, lanes enqueue under a shared lock and a timed launch under the
+  /// exclusive one, after draining the device's other lanes: it runs alone (§8.2 isolation).
+  std::shared_mutex serial;
+};
+
+/// Launch errors that only mean "this configuration cannot run here" (not sticky).
+bool configuration_refused(cudaError_t status) {
+  return status == cudaErrorLaunchOutOfResources || status == cudaErrorInvalidConfiguration ||
+         status == cudaErrorInvalidValue;
+}
 
 class CudaAccumulator final : public recon::GridAccumulator {
 public:
@@ -202,6 +225,16 @@ public:
 
   int lanes() const override { return static_cast<int>(lanes_.size()); }
 
+  /// make_tuned_cuda_accumulator: one tuner per device (in devices order), before any insert().
+  void enable_tuning(const tuning::TuningOptions& options, std::vector<std::unique_ptr<DeviceTuning>> per_device) {
+    FROST_EXPECTS(per_device.size() == devices_.size(), "one tuner per device");
+    tuning_options_ = options;
+    tuning_ = std::move(per_device);
+  }
+
+  int device_id(std::size_t d) const { return devices_[d].id; }
+  std::size_t device_count() const { return devices_.size(); }
+
   void insert(const recon::SampleBatch& batch, int grid, int lane) override {
     if (finished_) FROST_THROW(ExitCode::Runtime, "CUDA accumulator: insert() after finish()");
     FROST_EXPECTS(grid >= 0 && grid < grids_, "grid >= 0 && grid < grids");
@@ -217,6 +250,24 @@ public:
     const cudaStream_t s = L.stream.get();
     const std::size_t pixels = batch.pixels() * static_cast<std::size_t>(batch.size());
     const int spaces = batch.space_count();
+
+    // Which launch (the fixed one, or the device tuner's step) and, during tuning, the locks.
+    InsertLaunchConfig launch = launch_;
+    DeviceTuning* T = tuning_.empty() ? nullptr : tuning_[static_cast<std::size_t>(L.device)].get();
+    tuning::DynamicTuner::Step step;
+    std::shared_lock<std::shared_mutex> shared;
+    std::unique_lock<std::shared_mutex> exclusive;
+    if (T) {
+      bool tuning_now = false;
+      {
+        std::lock_guard<std::mutex> lock(T->mutex);
+        tuning_now = T->tuner->tuning();
+        step = T->tuner->next(spaces == T->comparable_spaces);
+      }
+      launch = T->launches[step.config];
+      if (step.timed) exclusive = std::unique_lock<std::shared_mutex>(T->serial);
+      else if (tuning_now) shared = std::shared_lock<std::shared_mutex>(T->serial);
+    }
     // Ordered after this lane's previous kernel, which reads the same buffers.
     double bytes = 0;
     if (batch.holds_images()) {
@@ -238,11 +289,17 @@ public:
 
     detail::InsertArgs args = make_args(L, D, grid, batch);
     const int k = L.current;
+    if (step.timed) drain_other_lanes(L);
     L.start[k].record(s);
-    detail::launch_insert(launch_, args, s);
-    L.stop[k].record(s);
-    L.pending[k] = true;
+    if (step.timed) {
+      launch_timed(*T, step, launch, args, L, k);
+    } else {
+      detail::launch_insert(launch, args, s);
+      L.stop[k].record(s);
+      L.pending[k] = true;
+    }
     L.current = 1 - k;
+    if (shared) shared.unlock();
 
     // The loader may refill the batch once the copies are done; the kernel keeps running.
     const auto t0 = Clock::now();
@@ -347,6 +404,7 @@ public:
     }
     s.download_s = download_s_;
     s.host_finish_s = host_finish_s_;
+    s.tuning = tuning_summary_;
     return s;
   }
 
@@ -443,6 +501,7 @@ private:
     if (batches_released_) return;
     const auto t0 = Clock::now();
     synchronize_lanes();
+    finish_tuning();
     for (auto& lane : lanes_) {
       DeviceGuard guard(devices_[lane->device].id);
       Lane& L = *lane;
@@ -458,6 +517,65 @@ private:
     }
     batches_released_ = true;
     download_s_ += seconds_since(t0);
+  }
+
+  /// A timed step: nothing else runs on the device (the caller holds the exclusive lock and
+  /// drained the other lanes). A configuration the device refuses is reported invalid and the
+  /// batch is inserted with the tuner's current configuration instead.
+  void launch_timed(DeviceTuning& T, const tuning::DynamicTuner::Step& step, const InsertLaunchConfig& launch,
+                    const detail::InsertArgs& args, Lane& L, int k) {
+    const cudaStream_t s = L.stream.get();
+    std::optional<double> ms;
+    try {
+      detail::launch_insert(launch, args, s);
+      L.stop[k].record(s);
+      L.stop[k].synchronize();
+      ms = L.stop[k].elapsed_ms_since(L.start[k]);
+      L.kernel_ms += *ms;
+    } catch (const CudaError& e) {
+      if (!configuration_refused(e.status())) throw;
+      cudaGetLastError();
+    }
+    std::size_t fallback = 0;
+    {
+      std::lock_guard<std::mutex> lock(T.mutex);
+      T.tuner->report(step, ms);
+      fallback = T.tuner->current();
+    }
+    if (!ms) {
+      detail::launch_insert(T.launches[fallback], args, s);
+      L.stop[k].record(s);
+      L.pending[k] = true;
+    }
+  }
+
+  /// Waits for the kernels of the other lanes on `L`'s device (their threads are blocked on
+  /// the tuning lock, so nothing new is enqueued meanwhile).
+  void drain_other_lanes(const Lane& L) {
+    for (auto& other : lanes_)
+      if (other.get() != &L && other->device == L.device) other->stream.synchronize();
+  }
+
+  /// Once, after every lane finished: each device's tuner logs what it did and a tuning
+  /// phase's record goes to the cache.
+  void finish_tuning() {
+    for (auto& T : tuning_) {
+      if (!T) continue;
+      log_info("tuning " + T->tuner->summary());
+      tuning_summary_ += (tuning_summary_.empty() ? "" : "\n") + T->tuner->summary();
+      if (const auto record = T->tuner->record()) {
+        tuning::TuningRecord r = *record;
+        r.gpu_uuid = gpu_uuid_of(T.get());
+        tuning::TuningCache(tuning_options_.cache_dir).append(r);
+      }
+    }
+    tuning_.clear();
+  }
+
+  std::string gpu_uuid_of(const DeviceTuning* T) const {
+    for (std::size_t d = 0; d < tuning_.size(); ++d)
+      if (tuning_[d].get() == T) return cuda_device_info(devices_[d].id).uuid;
+    return "";
   }
 
   void end_finish() {
@@ -760,6 +878,10 @@ private:
   recon::GridLayout layout_;
   int grids_ = 1, streams_ = 1;
   InsertLaunchConfig launch_;
+  /// Per device (index into devices_) when the launch is tuned during the run; else empty.
+  std::vector<std::unique_ptr<DeviceTuning>> tuning_;
+  tuning::TuningOptions tuning_options_;
+  std::string tuning_summary_; ///< finish_tuning(): each device tuner's summary line
   std::vector<detail::InsertArgs> staged_args_; ///< stage(): per grid, the staged batch's launch arguments
   recon::BlobTable table_;
   std::vector<recon::BlobTap> taps_;
@@ -790,6 +912,44 @@ std::unique_ptr<recon::GridAccumulator> make_cuda_accumulator(const recon::Recon
                                                               int streams_per_device,
                                                               const InsertLaunchConfig& launch) {
   return std::make_unique<CudaAccumulator>(settings, layout, grids, devices, streams_per_device, launch);
+}
+
+std::unique_ptr<recon::GridAccumulator> make_tuned_cuda_accumulator(
+    const recon::ReconstructionSettings& settings, const recon::GridLayout& layout, int grids,
+    const std::vector<int>& devices, int streams_per_device, const tuning::TuningOptions& options,
+    long long spaces_per_launch, double estimated_launches, const InsertLaunchConfig& base) {
+  const bool in_run = options.policy == tuning::TunePolicy::Auto || options.policy == tuning::TunePolicy::Dynamic;
+  if (!in_run || devices.empty()) {
+    const InsertLaunchConfig launch =
+        devices.empty() ? base : select_insert_launch(settings, layout, spaces_per_launch, devices.front(), options, base);
+    return make_cuda_accumulator(settings, layout, grids, devices, streams_per_device, launch);
+  }
+  auto acc = std::make_unique<CudaAccumulator>(settings, layout, grids, devices, streams_per_device, base);
+  std::vector<std::unique_ptr<DeviceTuning>> per_device;
+  for (std::size_t d = 0; d < acc->device_count(); ++d) {
+    const int id = acc->device_id(d);
+    tuning::KernelSpace space = fr_insert_kernel_space(settings, device_limits(id));
+    const CudaDeviceInfo info = cuda_device_info(id);
+    const tuning::TuningKey key = tuning::tuning_key(space.kernel, space.space, info,
+                                                     fr_insert_problem_key(settings, layout, spaces_per_launch).str());
+    tuning::DynamicTuner::Setup setup;
+    setup.options = options;
+    setup.key = key.str();
+    setup.selection = tuning::select_for_program(options, key, space);
+    setup.estimated_calls = estimated_launches / static_cast<double>(acc->device_count());
+    const std::string dir = options.cache_dir, uuid = info.uuid;
+    setup.lock_device = [dir, uuid] { return tuning::try_tuning_lock(dir, uuid); };
+    log_info("tuning device " + std::to_string(id) + " " +
+             tuning::describe_selection(space.kernel, setup.selection, options, true));
+    auto T = std::make_unique<DeviceTuning>();
+    T->comparable_spaces = static_cast<int>(spaces_per_launch);
+    T->tuner = std::make_unique<tuning::DynamicTuner>(std::move(space), std::move(setup));
+    for (const tuning::Configuration& c : T->tuner->configs())
+      T->launches.push_back(insert_launch_from(T->tuner->space().space.named(c), base));
+    per_device.push_back(std::move(T));
+  }
+  acc->enable_tuning(options, std::move(per_device));
+  return acc;
 }
 
 CudaInsertStats cuda_insert_stats(const recon::GridAccumulator& accumulator) {

@@ -16,18 +16,6 @@ namespace frost::fft {
 
 namespace {
 
-/// UUIDs and host names are file-name safe in practice; anything else becomes '_' so that a
-/// strange identity can never name a path outside the directory.
-std::string file_safe(const std::string& id) {
-  std::string out = id.empty() ? std::string("unknown") : id;
-  for (char& c : out) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                    c == '_' || c == '.';
-    if (!ok) c = '_';
-  }
-  return out;
-}
-
 /// Opens (creating if needed) the lock file in `dir`; -1 when that is impossible.
 int open_lock_file(const std::string& dir, const std::string& name) {
   std::error_code ec;
@@ -43,7 +31,7 @@ int open_lock_file(const std::string& dir, const std::string& name) {
 
 DeviceLock::DeviceLock(const std::string& cache_dir, const std::string& device_uuid, double wait_s) {
   const std::string dir = cache_dir.empty() ? default_cache_dir() : cache_dir; // never "/device-..."
-  const std::string name = "device-" + file_safe(device_uuid) + ".lock";
+  const std::string name = "device-" + detail::file_safe_name(device_uuid) + ".lock";
   int fd = open_lock_file(dir, name);
   if (fd < 0) {
     // The device is local to this host, so a lock in the host's temporary directory still keeps

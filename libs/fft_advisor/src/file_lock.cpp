@@ -138,6 +138,16 @@ bool write_all(int fd, const std::string& data) {
   return true;
 }
 
+std::string file_safe_name(const std::string& id) {
+  std::string out = id.empty() ? std::string("unknown") : id;
+  for (char& c : out) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                    c == '_' || c == '.';
+    if (!ok) c = '_';
+  }
+  return out;
+}
+
 std::string iso8601_now() {
   const auto now = std::chrono::system_clock::now();
   const std::time_t t = std::chrono::system_clock::to_time_t(now);

@@ -22,7 +22,8 @@ Selection select_for_program(const TuningOptions& options, const TuningKey& key,
   return select_configuration(&cache, req, defaults);
 }
 
-std::string describe_selection(const std::string& kernel, const Selection& s, const TuningOptions& options) {
+std::string describe_selection(const std::string& kernel, const Selection& s, const TuningOptions& options,
+                               bool tunes_in_run) {
   std::string where = to_string(s.source);
   if (s.hit) {
     where += std::string(" record of ") + (s.hit->shipped ? "the shipped database" : options.cache_dir) + ", tuned " +
@@ -33,11 +34,15 @@ std::string describe_selection(const std::string& kernel, const Selection& s, co
   } else {
     where += " (no record; frost_tune run fills the cache)";
   }
-  // auto and dynamic would tune here (§8.2, §7.4); until dynamic tuning exists they read the
-  // cache like cached, and the log says so.
   if ((options.policy == TunePolicy::Auto || options.policy == TunePolicy::Dynamic) &&
-      s.source != ConfigSource::Exact)
-    where += std::string("; --tune ") + to_string(options.policy) + " does not tune during the run yet";
+      s.source != ConfigSource::Exact) {
+    if (!tunes_in_run)
+      where += std::string("; --tune ") + to_string(options.policy) + ": this kernel is not tuned during the run";
+    else if (options.policy == TunePolicy::Auto)
+      where += "; --tune auto decides after the first timed launch whether tuning pays";
+    else
+      where += "; --tune dynamic tunes during the run";
+  }
   return kernel + ": " + describe(s.config) + " [" + where + "]";
 }
 

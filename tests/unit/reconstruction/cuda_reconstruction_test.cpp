@@ -24,6 +24,7 @@
 #include "frost/reconstruction/finalise.hpp"
 #include "frost/reconstruction/reconstruct.hpp"
 #include "frost/reconstruction/sample_preparer.hpp"
+#include "frost/tuning/cache.hpp"
 #include "frost/test/support.hpp"
 #include "recon_fixture.hpp"
 
@@ -477,6 +478,58 @@ TEST(CudaReconstruction, TwoDevicesEqualOne) {
   const double l2 = test::relative_l2(two.maps[0], one.maps[0]);
   std::printf("G4 devices 2 vs 1: rel L2 %.3g\n", l2);
   EXPECT_LE(l2, kRepeatTolerance);
+}
+
+/// Dynamic tuning inside the run (autotuning.md §8.2, §10.3): the launches change from batch
+/// to batch, the map stays within the repeat tolerance of a default run, the phase's record
+/// goes to the cache, and the next run hits it exactly and does not tune again (G6).
+TEST(CudaReconstruction, DynamicTuningInTheRunMatchesTheDefault) {
+  FROST_REQUIRE_GPU();
+  const Data d = make_data("c4", 300, 61);
+  const auto s = settings_for(d.box);
+  const recon::GridLayout layout = recon::make_grid_layout(s);
+  const int buffer = 7; // 42 full batches and a partial one (run untimed)
+  const long long spaces = buffer * static_cast<long long>(
+                                        recon::plan_symmetry(geom::parse_symmetry(d.sym), s.sym_mode).inserted.order());
+  const RunResult reference = run_gpu(s, d, 1, buffer, {0}, 2);
+  test::TempDir dir;
+  tuning::TuningOptions options;
+  options.policy = tuning::TunePolicy::Dynamic;
+  options.budget = 12;
+  options.cache_dir = dir.path();
+  auto count_records = [&] { return tuning::TuningCache(dir.path()).records().size(); };
+  {
+    auto acc = cuda::make_tuned_cuda_accumulator(s, layout, 1, {0}, 2, options, spaces, 43);
+    const RunResult tuned = run(s, d, *acc, 1, buffer);
+    const double l2 = test::relative_l2(tuned.maps[0], reference.maps[0]);
+    std::printf("dynamic tuning in the run vs default launch: rel L2 %.3g\n", l2);
+    EXPECT_LE(l2, kRepeatTolerance);
+  }
+  const auto records = tuning::TuningCache(dir.path()).records();
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].mode, "dynamic");
+  EXPECT_GE(records[0].explored, 1);
+  EXPECT_LE(records[0].explored, 12);
+  EXPECT_GT(records[0].best_ms, 0.0);
+  std::printf("dynamic record: explored %lld, best %s, %.4f ms\n", static_cast<long long>(records[0].explored),
+              tuning::describe(records[0].best).c_str(), records[0].best_ms);
+  // A second run (auto or dynamic) finds the exact record and does not tune: no new record.
+  for (tuning::TunePolicy p : {tuning::TunePolicy::Auto, tuning::TunePolicy::Dynamic}) {
+    options.policy = p;
+    auto acc = cuda::make_tuned_cuda_accumulator(s, layout, 1, {0}, 2, options, spaces, 43);
+    const RunResult again = run(s, d, *acc, 1, buffer);
+    EXPECT_LE(test::relative_l2(again.maps[0], reference.maps[0]), kRepeatTolerance);
+  }
+  EXPECT_EQ(count_records(), 1u);
+  // auto with a cold cache and few launches: §7.4 says tuning does not pay, nothing recorded.
+  test::TempDir cold;
+  options.policy = tuning::TunePolicy::Auto;
+  options.cache_dir = cold.path();
+  {
+    auto acc = cuda::make_tuned_cuda_accumulator(s, layout, 1, {0}, 2, options, spaces, 43);
+    (void)run(s, d, *acc, 1, buffer);
+  }
+  EXPECT_TRUE(tuning::TuningCache(cold.path()).records().empty());
 }
 
 TEST(CudaReconstruction, KernelTimingRuns) {

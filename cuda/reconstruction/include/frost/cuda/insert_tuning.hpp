@@ -6,6 +6,7 @@
 /// configurations. Host-compiler header (no CUDA types).
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "frost/cuda/reconstruction.hpp"
 #include "frost/tuning/kernel_spaces.hpp"
@@ -39,6 +40,19 @@ InsertLaunchConfig insert_launch_from(const tuning::NamedConfig& config,
 InsertLaunchConfig select_insert_launch(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,
                                         long long spaces_per_launch, int device, const tuning::TuningOptions& options,
                                         const InsertLaunchConfig& base = default_insert_launch());
+
+/// @brief make_cuda_accumulator whose insertion launch follows `options` (autotuning.md §10.1,
+/// §10.3). off and cached: select_insert_launch on the first device. auto and dynamic: every
+/// device gets a tuning::DynamicTuner over its `fr_insert` space, started from that device's
+/// cache selection; it picks each launch, and its timed launches (batches of exactly
+/// `spaces_per_launch` spaces) run alone on the device while the process holds the device's
+/// tuning lock. `estimated_launches`: the run's insertions over all devices (n of §7.4). At
+/// finish() each device logs what it did and appends the record of a tuning phase to the
+/// cache.
+std::unique_ptr<recon::GridAccumulator> make_tuned_cuda_accumulator(
+    const recon::ReconstructionSettings& settings, const recon::GridLayout& layout, int grids,
+    const std::vector<int>& devices, int streams_per_device, const tuning::TuningOptions& options,
+    long long spaces_per_launch, double estimated_launches, const InsertLaunchConfig& base = default_insert_launch());
 
 /// @brief One prepared batch kept on a device, inserted at will with any launch configuration
 /// (the offline protocol of §8.1; `fr_insert` accumulates, so every launch goes to a scratch

@@ -96,6 +96,9 @@ struct CudaInsertStats {
   double insert_wait_s = 0;     ///< host time insert() waited for its copies (and the lane's previous kernel)
   double download_s = 0;        ///< finish(): stream synchronisation, device fold (+ convolution) and downloads
   double host_finish_s = 0;     ///< finish(): adding the downloaded half grids into the host's (double)
+  /// What tuning the insertion launch during the run did (make_tuned_cuda_accumulator with auto
+  /// or dynamic; one line per device, set by finish()); empty otherwise.
+  std::string tuning;
 };
 
 /// Stats of an accumulator made by make_cuda_accumulator (valid = false for any other).

@@ -60,6 +60,11 @@ bool write_all(int fd, const std::string& data);
 /// Current UTC time as "YYYY-MM-DDTHH:MM:SS.mmmZ": fixed width, so newer sorts later as text.
 std::string iso8601_now();
 
+/// `id` (a device UUID, a host name) made safe as part of a file name: characters other than
+/// letters, digits, '-', '_' and '.' become '_' (so a strange identity can never name a path
+/// outside the directory); empty becomes "unknown".
+std::string file_safe_name(const std::string& id);
+
 /// A timestamp that compares as text in time order: writers may give "...:SSZ" or
 /// "...:SS.fffZ" (UTC), so the fraction is padded to nine digits. Other text is kept as is.
 std::string time_order(const std::string& t);

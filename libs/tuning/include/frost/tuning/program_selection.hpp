@@ -17,8 +17,11 @@ namespace frost::tuning {
 /// limits, another setting) are skipped. Tuning inside the run (auto, dynamic) is not done here.
 Selection select_for_program(const TuningOptions& options, const TuningKey& key, const KernelSpace& space);
 
-/// One line for the log: "fr_insert: BLOCK_DIM=8 ... [exact record of /path, tuned 2026-...]";
-/// with auto or dynamic and no exact record it also says that the run does not tune yet.
-std::string describe_selection(const std::string& kernel, const Selection& selection, const TuningOptions& options);
+/// One line for the log: "fr_insert: BLOCK_DIM=8 ... [exact record of /path, tuned 2026-...]".
+/// With auto or dynamic and no exact record it also says what happens next: for a kernel the
+/// program tunes during the run (`tunes_in_run`, DynamicTuner) that auto decides after the first
+/// timed call or that dynamic tunes; otherwise that this kernel is not tuned during the run.
+std::string describe_selection(const std::string& kernel, const Selection& selection, const TuningOptions& options,
+                               bool tunes_in_run = false);
 
 } // namespace frost::tuning
