@@ -25,6 +25,7 @@
 #include "frost/metadata/value_text.hpp"
 #include "frost/mpi/run_ranks.hpp"
 #include "frost/mpi/split.hpp"
+#include "frost/tuning/options.hpp"
 #include "gallery.hpp"
 #include "image_set.hpp"
 #include "outputs.hpp"
@@ -107,6 +108,7 @@ protected:
         .in_section("Volume mode");
 
     add_device_option(p, "cpu");
+    tuning::declare_tuning_options(p);
     p.integer("--batch", 0, "images per batch (GPU; accepted and ignored on the CPU)").at_least(0).in_section("Execution");
     p.real("--gpu-mem-fraction", 0.8, "fraction of free device memory (GPU)").range(0.05, 1).in_section("Execution");
   }
@@ -148,6 +150,9 @@ private:
   /// The CPU backend for `--device cpu`, else the CUDA one: a single process uses every listed
   /// GPU (references split over them); MPI ranks take the ids in turn (rank k: id k mod n).
   std::unique_ptr<align::AlignmentBackend> make_backend(int rank, int size) const {
+    const tuning::TuningOptions tune = tuning::tuning_options_from(params());
+    if (device().cpu) tuning::note_tuning_ignored_on_cpu(tune);
+    else tuning::note_no_tunable_kernels("frost_align_significant", tune);
 #if FROST_HAVE_CUDA_ALIGNMENT
     if (!device().cpu) {
       std::vector<int> gpus = device().gpus;

@@ -165,7 +165,8 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
   // frames as their stored bytes and decodes them itself, other frames decoded on CPU threads
   // while uploading (movie-alignment.md §10.1).
   const std::unique_ptr<LoadedMovie> frames =
-      o.gpu >= 0 ? gpu_movie(reader, o.gpu, o.gpu_memory_fraction, o.read.hot_pixel_sigma > 0, std::move(gpu_ready))
+      o.gpu >= 0 ? gpu_movie(reader, o.gpu, o.gpu_memory_fraction, o.read.hot_pixel_sigma > 0, std::move(gpu_ready),
+                            o.tuning)
                  : host_movie(reader.read_all(), first);
   const Shape frame_shape = reader.frame_shape();
   facts.seconds["Load"] = since(t);

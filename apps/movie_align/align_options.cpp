@@ -5,6 +5,7 @@
 
 #include "frost/core/error.hpp"
 #include "frost/picture/png.hpp"
+#include "frost/tuning/options.hpp"
 
 namespace frost::movie_align {
 
@@ -122,6 +123,7 @@ void define_align_options(cli::Params& p) {
   p.real("--voltage", 300.0, "acceleration voltage [kV]: 100, 200 or 300").alias("--kV").in_section(kSum);
   p.choice("--normalize", "sum", {"sum", "mean"}, "write the frame sum (RELION) or the mean (Xmipp --oavg)")
       .in_section(kSum);
+  tuning::declare_tuning_options(p); // autotuning.md §10.1: the GPU kernels' launches
 }
 
 void validate_align_options(const cli::Params& p) {
@@ -244,6 +246,7 @@ AlignOptions align_options(const cli::Params& p) {
   o.float16 = p.flag_value("--float16");
   o.overwrite = p.flag_value("--overwrite");
   o.gpu_memory_fraction = p.get_real("--gpu-mem-fraction");
+  o.tuning = tuning::tuning_options_from(p);
   return o;
 }
 

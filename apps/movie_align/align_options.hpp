@@ -12,6 +12,7 @@
 #include "frost/motion/interpolation_method.hpp"
 #include "frost/motion/local_settings.hpp"
 #include "frost/motion/movie_reader.hpp"
+#include "frost/tuning/policy.hpp"
 
 namespace frost::movie_align {
 
@@ -52,6 +53,7 @@ struct AlignOptions {
   bool overwrite = false;              ///< batch mode: redo movies whose outputs exist
   int gpu = -1;                        ///< --device <id>: CUDA device (-1 = the CPU)
   double gpu_memory_fraction = 0.9;    ///< --gpu-mem-fraction
+  tuning::TuningOptions tuning;        ///< --tune ... (autotuning.md §10.1): the GPU kernels' launches from the cache
 };
 
 /// Declares the options of §3 on `p` (the device option is added by the program).

@@ -12,7 +12,8 @@ std::future<void> prepare_gpu(int) {
   return nothing.get_future();
 }
 
-std::unique_ptr<LoadedMovie> gpu_movie(motion::MovieReader&, int gpu, double, bool, std::future<void>) {
+std::unique_ptr<LoadedMovie> gpu_movie(motion::MovieReader&, int gpu, double, bool, std::future<void>,
+                                       const tuning::TuningOptions&) {
   FROST_THROW(ExitCode::Device, "--device " + std::to_string(gpu) + ": frost was built without CUDA; use --device cpu");
 }
 

@@ -51,10 +51,12 @@ std::future<void> prepare_gpu(int gpu) {
 }
 
 std::unique_ptr<LoadedMovie> gpu_movie(motion::MovieReader& reader, int gpu, double memory_fraction,
-                                       bool read_whole_first, std::future<void> device_ready) {
+                                       bool read_whole_first, std::future<void> device_ready,
+                                       const tuning::TuningOptions& tuning) {
   cuda::CudaMotionOptions o;
   o.device = gpu;
   o.memory_fraction = memory_fraction;
+  o.tuning = tuning;
   const int first = static_cast<int>(reader.first_frame());
   const Shape shape = reader.frame_shape();
   const std::optional<motion::StoredFrames> stored = read_whole_first ? std::nullopt : reader.stored_frames();

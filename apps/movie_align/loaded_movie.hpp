@@ -11,6 +11,7 @@
 #include "frost/motion/movie_reader.hpp"
 #include "frost/motion/pair_measurer.hpp"
 #include "frost/motion/patch_measurer.hpp"
+#include "frost/tuning/policy.hpp"
 
 namespace frost::movie_align {
 
@@ -41,7 +42,9 @@ std::future<void> prepare_gpu(int gpu);
 /// (frames read with hot-pixel detection are read whole first, then uploaded).
 /// frost::Error(Device) when frost was built without CUDA, the device is missing or the movie
 /// does not fit.
+/// `tuning`: the kernels' launches come from the tuning cache (autotuning.md §10.1).
 std::unique_ptr<LoadedMovie> gpu_movie(motion::MovieReader& reader, int gpu, double memory_fraction,
-                                       bool read_whole_first, std::future<void> device_ready);
+                                       bool read_whole_first, std::future<void> device_ready,
+                                       const tuning::TuningOptions& tuning);
 
 } // namespace frost::movie_align

@@ -13,6 +13,7 @@
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
+#include "frost/tuning/policy.hpp"
 #include "trajectories_command.hpp"
 
 namespace frost::movie_align {
@@ -49,6 +50,7 @@ protected:
         choose_device(device(), params().get_text("--device"), local_launcher_rank(launcher_rank()));
     options.gpu = choice.gpu;
     log_info(choice.why);
+    if (options.gpu < 0) tuning::note_tuning_ignored_on_cpu(options.tuning);
     const OutputPaths outputs = output_paths(params());
     const std::string input = params().get_text("-i");
     if (is_movie_list(input)) {

@@ -6,6 +6,7 @@
 //   (interleaved, §12.2 G2) and append the record to the tuning cache;
 // * sweep: verify every configuration, time nothing (§12.2 G1);
 // * cache show | compact: the records of the tuning cache.
+#include <chrono>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -30,7 +31,7 @@ namespace {
 
 class FrostTune : public cli::Program {
 public:
-  FrostTune(std::string subcommand, std::string action)
+  FrostTune(std::string subcommand, std::string action, std::string file)
       : Program("frost_tune",
                 "Offline autotuning of frost's CUDA kernels (autotuning.md §10.2).\n"
                 "Usage: frost_tune <subcommand> [options]\n"
@@ -43,12 +44,14 @@ public:
                 "  sweep          verify every configuration on the presets against the default's output (no timing)\n"
                 "  cache show     the records of the tuning cache\n"
                 "  cache compact  keep the effective record per key\n"
+                "  cache export FILE | import FILE  copy records to a file / append a file's records (site databases)\n"
+                "  cache prune --older-than DAYS    remove records tuned more than DAYS days ago\n"
                 "Presets: fr_insert recon-<32|64|128|256>-<c1|i> (25 images per launch, the program's default);\n"
                 "ma_correlate and fourier_crop_filter k3, falcon (global alignment at the default settings).\n"
                 "Examples: frost_tune list --device 0\n"
                 "          frost_tune run --kernel fr_insert --preset recon-128-i --device 0\n"
                 "          frost_tune sweep --kernel fr_insert --preset all --device 0"),
-        subcommand_(std::move(subcommand)), action_(std::move(action)) {}
+        subcommand_(std::move(subcommand)), action_(std::move(action)), file_(std::move(file)) {}
 
 protected:
   void define(cli::Params& p) override {
@@ -72,14 +75,21 @@ protected:
       p.flag("--lookup-dynamic", "fr_insert with dynamic blob weights (interpolation = dynamic) instead of the table");
     if (subcommand_ != "list")
       p.text_optional("--tuning-cache", "tuning cache directory (default: autotuning.md §9.1)").meta("DIR");
+    if (subcommand_ == "cache" && action_ == "prune")
+      p.real("--older-than", 0, "cache prune: remove records tuned more than this many days ago").at_least(0);
   }
 
   void validate() override {
     if (subcommand_.empty()) throw_usage_error("missing subcommand: list, run, sweep or cache");
     if (subcommand_ != "list" && subcommand_ != "run" && subcommand_ != "sweep" && subcommand_ != "cache")
       throw_usage_error("unknown subcommand '" + subcommand_ + "' (list, run, sweep, cache)");
-    if (subcommand_ == "cache" && action_ != "show" && action_ != "compact")
-      throw_usage_error("frost_tune cache: say 'show' or 'compact'");
+    if (subcommand_ == "cache" && action_ != "show" && action_ != "compact" && action_ != "export" &&
+        action_ != "import" && action_ != "prune")
+      throw_usage_error("frost_tune cache: say show, compact, export FILE, import FILE or prune --older-than DAYS");
+    if ((action_ == "export" || action_ == "import") && file_.empty())
+      throw_usage_error("frost_tune cache " + action_ + ": name the file (frost_tune cache " + action_ + " FILE)");
+    if (action_ == "prune" && !params().given("--older-than"))
+      throw_usage_error("frost_tune cache prune: give --older-than DAYS");
   }
 
   int run() override {
@@ -177,6 +187,26 @@ private:
       std::printf("compacted %s: %zu record(s)\n", c.records_file().c_str(), c.records().size());
       return 0;
     }
+    if (action_ == "export") {
+      const std::size_t n = c.export_to(file_);
+      std::printf("exported %zu record(s) of %s to %s\n", n, c.records_file().c_str(), file_.c_str());
+      return 0;
+    }
+    if (action_ == "import") {
+      const auto n = c.import_from(file_);
+      std::printf("imported %zu record(s) from %s into %s (%zu of another schema, %zu skipped)\n", n.imported,
+                  file_.c_str(), c.records_file().c_str(), n.other_schema, n.skipped);
+      return n.skipped > 0 ? 3 : 0;
+    }
+    if (action_ == "prune") {
+      const double days = params().get_real("--older-than");
+      const std::string cutoff = fft::detail::iso8601_at(std::chrono::system_clock::now() -
+                                                         std::chrono::seconds(static_cast<long long>(days * 86400.0)));
+      const std::size_t removed = c.prune_before(cutoff);
+      std::printf("pruned %zu record(s) tuned before %s from %s; %zu left\n", removed, cutoff.c_str(),
+                  c.records_file().c_str(), c.records().size());
+      return 0;
+    }
     std::printf("# %s\n", c.records_file().c_str());
     for (const tuning::TuningRecord& r : c.records()) {
       const std::string best = tuning::describe(r.best);
@@ -245,7 +275,7 @@ private:
     return 0;
   }
 
-  std::string subcommand_, action_;
+  std::string subcommand_, action_, file_;
 };
 
 } // namespace
@@ -255,14 +285,17 @@ int main(int argc, char** argv) {
   // `frost_tune <subcommand> [options]`: the subcommand is the first argument when it is not an
   // option; the program base sees the options only.
   const std::string subcommand = argc > 1 && argv[1][0] != '-' ? argv[1] : "";
-  // `cache` takes an action word (show, compact) after it.
+  // `cache` takes an action word (show, compact, export FILE, import FILE, prune) after it.
   const bool has_action = subcommand == "cache" && argc > 2 && argv[2][0] != '-';
   const std::string action = has_action ? argv[2] : "";
+  const bool has_file = (action == "export" || action == "import") && argc > 3 && argv[3][0] != '-';
+  const std::string file = has_file ? argv[3] : "";
   // argv[0] carries the subcommand so that the logged command line is the one typed.
   std::string program = subcommand.empty() ? argv[0] : std::string(argv[0]) + " " + subcommand;
   if (has_action) program += " " + action;
+  if (has_file) program += " " + file;
   std::vector<const char*> args{program.c_str()};
-  for (int i = subcommand.empty() ? 1 : (has_action ? 3 : 2); i < argc; ++i) args.push_back(argv[i]);
-  frost::tune_app::FrostTune tool(subcommand, action);
+  for (int i = subcommand.empty() ? 1 : (has_action ? (has_file ? 4 : 3) : 2); i < argc; ++i) args.push_back(argv[i]);
+  frost::tune_app::FrostTune tool(subcommand, action, file);
   return tool.main(static_cast<int>(args.size()), args.data());
 }

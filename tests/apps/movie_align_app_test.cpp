@@ -431,6 +431,29 @@ TEST_F(MovieAlignApp, DefaultDeviceIsTheGpuIfPresentElseTheCpu) {
   EXPECT_EQ(global_shifts(file("auto.star")), global_shifts(file("cpu_dev.star")));
 }
 
+// autotuning.md §12.1 T10: on the CPU every --tune value runs, logs one note and gives the
+// same micrograph as --tune off (the GPU path reads the tuning cache; see device_check).
+TEST_F(MovieAlignApp, TuningPoliciesOnTheCpuChangeNothing) {
+  const std::string common = movie_args() + " --skipLocalAlignment --progress none --device cpu --tuning-cache " +
+                             file("tune_cache");
+  ASSERT_EQ(align_logged(common + " --tune off --oavg " + file("tune_off.mrc") + " -o " + file("tune_off.star"),
+                         file("tune_off.log")),
+            0);
+  const std::string reference = read_text(file("tune_off.mrc"));
+  ASSERT_GT(reference.size(), 512u * 512u * 4u);
+  for (const char* policy : {"cached", "auto", "dynamic", "full"}) {
+    const std::string name = std::string("tune_") + policy;
+    ASSERT_EQ(align_logged(common + " --tune " + policy + " --oavg " + file(name + ".mrc") + " -o " + file(name + ".star"),
+                           file(name + ".log")),
+              0)
+        << policy;
+    const std::string log = read_text(file(name + ".log"));
+    EXPECT_NE(log.find("kernel tuning options are ignored on the CPU"), std::string::npos) << policy << "\n" << log;
+    EXPECT_TRUE(read_text(file(name + ".mrc")) == reference) << policy;
+  }
+  EXPECT_NE(align("--tune sometimes " + movie_args()), 0);
+}
+
 TEST_F(MovieAlignApp, BatchGoesOnAfterAFailureAndSkipsDoneMovies) {
   {
     std::ofstream list(file("movies.txt"));

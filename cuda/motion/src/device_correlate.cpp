@@ -5,6 +5,7 @@
 
 #include "frost/core/error.hpp"
 #include "frost/cuda/fft.hpp"
+#include "frost/cuda/motion_tuning.hpp"
 #include "motion_kernels.hpp"
 #include "movie_state.hpp"
 
@@ -38,10 +39,13 @@ std::vector<motion::PeakWindow> device_correlate(CudaMovie::Impl& m, const cufft
   DeviceBuffer<motion_kernels::DevicePeak> d_peaks(static_cast<std::size_t>(batch));
   std::vector<motion_kernels::DevicePeak> peaks(static_cast<std::size_t>(batch));
   m.note_memory();
+  const CorrelateLaunch launch =
+      m.options.tuning ? select_correlate_launch(cx, cy, batch, m.options.device, *m.options.tuning, m.options.correlate)
+                       : m.options.correlate;
   for (int k0 = 0; k0 < total; k0 += batch) {
     const int b = std::min(batch, total - k0);
     d_pairs.upload_async(pairs.data() + k0, static_cast<std::size_t>(b), m.stream.get());
-    motion_kernels::pair_products(spectra, d_pairs.data(), b, hx, cy, product.data(), m.stream.get(), m.options.correlate);
+    motion_kernels::pair_products(spectra, d_pairs.data(), b, hx, cy, product.data(), m.stream.get(), launch);
     // The product is scratch: the C2R may overwrite it.
     const fft::FftPlan c2r = m.planner->plan(fft::FftSpec::c2r(Shape::image(cx, cy, b)));
     c2r.execute(product.data(), maps.data(), on_stream(m.stream.get()));

@@ -5,6 +5,7 @@
 
 #include "frost/core/error.hpp"
 #include "frost/cuda/fft.hpp"
+#include "frost/cuda/motion_tuning.hpp"
 #include "motion_kernels.hpp"
 #include "movie_state.hpp"
 
@@ -38,6 +39,9 @@ void device_spectra(CudaMovie::Impl& m, const float* images, index_t nx, index_t
   DeviceBuffer<float> windows(window ? static_cast<std::size_t>(batch) * mx * my : 0);
   DeviceBuffer<cufftComplex> full(static_cast<std::size_t>(batch) * (mx / 2 + 1) * my);
   m.note_memory();
+  const CropFilterLaunch launch = m.options.tuning ? select_crop_filter_launch(mx, my, cx, cy, batch, m.options.device,
+                                                                               *m.options.tuning, m.options.crop_filter)
+                                                   : m.options.crop_filter;
   for (int t0 = 0; t0 < count; t0 += batch) {
     const int b = std::min(batch, count - t0);
     const float* in = images + static_cast<index_t>(t0) * nx * ny;
@@ -48,7 +52,7 @@ void device_spectra(CudaMovie::Impl& m, const float* images, index_t nx, index_t
     const fft::FftPlan r2c = m.planner->plan(fft::FftSpec::r2c(Shape::image(mx, my, b)));
     r2c.execute(in, full.data(), on_stream(m.stream.get()));
     motion_kernels::crop_filter(full.data(), mx, my, b, filter, scale, out + static_cast<index_t>(t0) * per_out, cx,
-                                cy, m.stream.get(), m.options.crop_filter);
+                                cy, m.stream.get(), launch);
   }
   m.note_memory();
   // The work buffers are freed on return: the stream must be done with them.

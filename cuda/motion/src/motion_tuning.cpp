@@ -1,13 +1,20 @@
 #include "frost/cuda/motion_tuning.hpp"
 
+#include <map>
+#include <mutex>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
+#include "frost/core/log.hpp"
 #include "frost/cuda/check.hpp"
 #include "frost/cuda/device_buffer.hpp"
 #include "frost/cuda/tuning.hpp"
+#include "frost/tuning/kernel_spaces.hpp"
+#include "frost/tuning/key.hpp"
+#include "frost/tuning/program_selection.hpp"
 #include "motion_kernels.hpp"
 
 namespace frost::cuda {
@@ -41,7 +48,47 @@ double complex_difference(const DeviceBuffer<cufftComplex>& reference, DeviceBuf
                                         reinterpret_cast<const float*>(out.data()), 2 * out.size(), stream);
 }
 
+tuning::NamedConfig named(const CorrelateLaunch& l) {
+  return {{"TILE", l.tile}, {"BLOCK_X", l.block_x}, {"BLOCK_Y", l.block_y}};
+}
+tuning::NamedConfig named(const CropFilterLaunch& l) { return {{"BLOCK_X", l.block_x}, {"BLOCK_Y", l.block_y}}; }
+
+/// select_correlate_launch / select_crop_filter_launch: one cache read and one log line per
+/// process, kernel, device, problem and options; later movies of a batch reuse the answer.
+template <class Launch, class MakeSpace, class From>
+Launch select_launch(const char* kernel, MakeSpace make_space, From from, int device, const std::string& problem,
+                     const tuning::TuningOptions& options, const Launch& fallback) {
+  static std::mutex mutex;
+  static std::map<std::string, tuning::NamedConfig> chosen;
+  const std::string memo = std::string(kernel) + "|" + std::to_string(device) + "|" + problem + "|" +
+                           tuning::to_string(options.policy) + "|" + options.cache_dir;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = chosen.find(memo);
+  if (it == chosen.end()) {
+    const tuning::KernelSpace space = make_space(device_limits(device));
+    const tuning::TuningKey key = tuning::tuning_key(space.kernel, space.space, cuda_device_info(device), problem);
+    tuning::Selection s = tuning::select_for_program(options, key, space);
+    // Without a record the pipeline's own default (tuned on an H100) stands, not the space's.
+    if (s.source == tuning::ConfigSource::Default) s.config = named(fallback);
+    log_info("tuning " + tuning::describe_selection(space.kernel, s, options) + " (" + problem + ")");
+    it = chosen.emplace(memo, s.config).first;
+  }
+  return from(it->second);
+}
+
 } // namespace
+
+CorrelateLaunch select_correlate_launch(index_t cx, index_t cy, int pairs, int device,
+                                        const tuning::TuningOptions& options, const CorrelateLaunch& fallback) {
+  return select_launch("ma_correlate", tuning::ma_correlate_space, correlate_launch_from, device,
+                       ma_correlate_problem_key(cx, cy, pairs).str(), options, fallback);
+}
+
+CropFilterLaunch select_crop_filter_launch(index_t mx, index_t my, index_t cx, index_t cy, int count, int device,
+                                           const tuning::TuningOptions& options, const CropFilterLaunch& fallback) {
+  return select_launch("fourier_crop_filter", tuning::fourier_crop_filter_space, crop_filter_launch_from, device,
+                       crop_filter_problem_key(mx, my, cx, cy, count).str(), options, fallback);
+}
 
 CorrelateLaunch correlate_launch_from(const tuning::NamedConfig& c) {
   CorrelateLaunch l;

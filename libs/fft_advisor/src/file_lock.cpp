@@ -148,8 +148,9 @@ std::string file_safe_name(const std::string& id) {
   return out;
 }
 
-std::string iso8601_now() {
-  const auto now = std::chrono::system_clock::now();
+std::string iso8601_now() { return iso8601_at(std::chrono::system_clock::now()); }
+
+std::string iso8601_at(std::chrono::system_clock::time_point now) {
   const std::time_t t = std::chrono::system_clock::to_time_t(now);
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
   std::tm tm {};

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "frost/core/atomic_file.hpp"
@@ -286,7 +287,7 @@ bool TuningCache::append(const TuningRecord& record) {
   return true;
 }
 
-void TuningCache::compact(std::int64_t budget) {
+void TuningCache::rewrite(const std::string& what, const LineChooser& choose) {
   if (read_only_) throw_input_error(dir_, "the tuning cache directory is read-only");
   {
     fft::detail::UniqueFd fd = fft::detail::open_locked(records_file(), O_RDONLY, LOCK_EX, kLockWaitS);
@@ -300,19 +301,14 @@ void TuningCache::compact(std::int64_t budget) {
     const std::vector<std::string> lines = split_lines(text);
     std::vector<std::optional<TuningRecord>> records(lines.size());
     std::vector<bool> keep(lines.size(), false);
-    std::map<std::string, Group> groups;
     int malformed = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       Parsed p = parse_line(lines[i]);
       if (p.kind == LineKind::OtherSchema) keep[i] = true; // not ours to judge: kept verbatim
       if (p.kind == LineKind::Malformed) ++malformed;
-      if (p.kind != LineKind::Record) continue;
-      records[i] = std::move(p.record);
-      Group& g = groups[records[i]->key];
-      g.records.push_back(&*records[i]);
-      g.stored.push_back(i);
+      if (p.kind == LineKind::Record) records[i] = std::move(p.record);
     }
-    for (const auto& [key, g] : groups) keep[g.stored[*effective_record(g.records, budget)]] = true;
+    choose(records, keep);
     std::string out;
     // Kept lines stay verbatim (fields this version does not know survive) and in file order
     // (so "later is newer" still holds).
@@ -322,10 +318,64 @@ void TuningCache::compact(std::int64_t budget) {
     tmp.write(out);
     tmp.commit();
     if (malformed > 0)
-      log_info("tuning cache " + records_file() + ": compaction dropped " + std::to_string(malformed) +
+      log_info("tuning cache " + records_file() + ": " + what + " dropped " + std::to_string(malformed) +
                " malformed line" + (malformed == 1 ? "" : "s"));
   }
   reload();
+}
+
+void TuningCache::compact(std::int64_t budget) {
+  rewrite("compaction", [budget](const std::vector<std::optional<TuningRecord>>& records, std::vector<bool>& keep) {
+    std::map<std::string, Group> groups;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      if (!records[i]) continue;
+      Group& g = groups[records[i]->key];
+      g.records.push_back(&*records[i]);
+      g.stored.push_back(i);
+    }
+    for (const auto& [key, g] : groups) keep[g.stored[*effective_record(g.records, budget)]] = true;
+  });
+}
+
+std::size_t TuningCache::prune_before(const std::string& cutoff) {
+  std::size_t removed = 0;
+  rewrite("pruning", [&](const std::vector<std::optional<TuningRecord>>& records, std::vector<bool>& keep) {
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      if (!records[i]) continue;
+      // ISO 8601 UTC stamps of one width sort as text; a record without a time is kept.
+      keep[i] = records[i]->time.empty() || records[i]->time >= cutoff;
+      if (!keep[i]) ++removed;
+    }
+  });
+  return removed;
+}
+
+std::size_t TuningCache::export_to(const std::string& path) const {
+  std::string out;
+  std::size_t n = 0;
+  for (const TuningRecord& r : records()) {
+    out += record_to_json(r) + "\n";
+    ++n;
+  }
+  AtomicFile file(path);
+  file.write(out);
+  file.commit();
+  return n;
+}
+
+TuningCache::ImportCounts TuningCache::import_from(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw_input_error(path, "cannot open the file to import");
+  ImportCounts c;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    const ParsedLine p = parse_record_line(line);
+    if (p.kind == LineKind::Record && append(*p.record)) ++c.imported;
+    else if (p.kind == LineKind::OtherSchema) ++c.other_schema;
+    else ++c.skipped;
+  }
+  reload();
+  return c;
 }
 
 Selection select_configuration(const TuningCache* cache, const LookupRequest& req, const KernelDefaults& defaults) {

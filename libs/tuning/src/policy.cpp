@@ -85,4 +85,10 @@ bool note_tuning_ignored_on_cpu(const TuningOptions& options) {
   return true;
 }
 
+bool note_no_tunable_kernels(const std::string& program, const TuningOptions& options) {
+  if (!fft::detail::first_time("tuning-nothing-to-tune")) return false;
+  log_info("note: " + program + " has no tunable GPU kernel; --tune " + to_string(options.policy) + " has no effect");
+  return true;
+}
+
 } // namespace frost::tuning

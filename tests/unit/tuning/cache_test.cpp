@@ -197,3 +197,42 @@ TEST(TuningCacheT7, ShippedDatabasesAreReadInNameOrder) {
 
 } // namespace
 } // namespace frost::tuning
+
+namespace frost::tuning {
+namespace {
+
+// frost_tune cache export / import / prune (autotuning.md §10.2): records survive the round
+// trip into another cache field by field, other-schema and malformed lines of an imported file
+// are counted, and pruning removes exactly the records tuned before the cut-off.
+TEST(TuningCacheT7, ExportImportAndPrune) {
+  frost::test::TempDir a, b;
+  TuningCache ca(a.path());
+  ASSERT_TRUE(ca.append(test::make_record(key("size=1"), 1.5, 50, "2026-01-01T00:00:00.000Z")));
+  ASSERT_TRUE(ca.append(test::make_record(key("size=2"), 2.5, 60, "2026-06-01T00:00:00.000Z")));
+  const std::string file = a.path() + "/export.jsonl";
+  EXPECT_EQ(ca.export_to(file), 2u);
+
+  // The export plus one line of another schema and one malformed line.
+  test::append_raw(file, "{\"schema\": 99, \"key\": \"x\"}\nnot json\n");
+  TuningCache cb(b.path());
+  const TuningCache::ImportCounts n = cb.import_from(file);
+  EXPECT_EQ(n.imported, 2u);
+  EXPECT_EQ(n.other_schema, 1u);
+  EXPECT_EQ(n.skipped, 1u);
+  const auto got = TuningCache(b.path()).records();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].key, key("size=1"));
+  EXPECT_DOUBLE_EQ(got[0].best_ms, 1.5);
+  EXPECT_EQ(got[1].explored, 60);
+  EXPECT_EQ(got[1].time, "2026-06-01T00:00:00.000Z");
+  EXPECT_THROW(cb.import_from(b.path() + "/missing.jsonl"), frost::Error);
+
+  EXPECT_EQ(cb.prune_before("2026-03-01T00:00:00.000Z"), 1u);
+  const auto left = TuningCache(b.path()).records();
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].key, key("size=2"));
+  EXPECT_EQ(cb.prune_before("2026-03-01T00:00:00.000Z"), 0u);
+}
+
+} // namespace
+} // namespace frost::tuning

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@
 #include "frost/motion/frame_renderer.hpp"
 #include "frost/motion/pair_measurer.hpp"
 #include "frost/motion/patch_measurer.hpp"
+#include "frost/tuning/policy.hpp"
 
 namespace frost::cuda {
 
@@ -60,6 +62,9 @@ struct CudaMotionOptions {
   int patch_batch = 0; ///< patches per stack batch (0: from the memory budget)
   CorrelateLaunch correlate;   ///< pair products (ma_correlate)
   CropFilterLaunch crop_filter; ///< spectra crop + filter (fourier_crop_filter)
+  /// When set (--tune ...), the two launches above come from the tuning cache per problem
+  /// (motion_tuning.hpp select_*_launch) and are only the fallback.
+  std::optional<tuning::TuningOptions> tuning;
 };
 
 /// Per-stage device times and memory of a CUDA movie (for logs and benchmarks).

@@ -9,6 +9,7 @@
 
 #include "frost/core/shape.hpp"
 #include "frost/cuda/motion.hpp"
+#include "frost/tuning/policy.hpp"
 #include "frost/tuning/problem_key.hpp"
 #include "frost/tuning/space.hpp"
 
@@ -18,6 +19,17 @@ namespace frost::cuda {
 CorrelateLaunch correlate_launch_from(const tuning::NamedConfig& config);
 /// BLOCK_X, BLOCK_Y of the `fourier_crop_filter` space.
 CropFilterLaunch crop_filter_launch_from(const tuning::NamedConfig& config);
+
+/// The launch a movie uses on `device` under `options` (autotuning.md §9.4, §10.1): --tune off
+/// and a cache miss give `fallback` (the pipeline's default launch); cached, auto and dynamic
+/// take an exact, stale or similar record whose configuration is valid here. Both kernels are
+/// pure and cheap, so they are not tuned during a run (auto and dynamic read the cache like
+/// cached; frost_tune fills it). The cache is read and the choice logged once per process,
+/// kernel, device and problem key.
+CorrelateLaunch select_correlate_launch(index_t cx, index_t cy, int pairs, int device,
+                                        const tuning::TuningOptions& options, const CorrelateLaunch& fallback);
+CropFilterLaunch select_crop_filter_launch(index_t mx, index_t my, index_t cx, index_t cy, int count, int device,
+                                           const tuning::TuningOptions& options, const CropFilterLaunch& fallback);
 
 /// `size=<cx/2+1>x<cy>;cplx=f32;batch<=<pairs per launch, next power of two>`.
 tuning::ProblemKey ma_correlate_problem_key(index_t cx, index_t cy, int pairs);

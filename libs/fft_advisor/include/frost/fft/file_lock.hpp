@@ -4,6 +4,7 @@
 /// persistent caches: the cache directory convention, locked appends of whole lines, warn-once
 /// topics. Shared by the size cache (§7.4), the device lock (§7.5), the FFTW wisdom file (§9.3)
 /// and the kernel tuning cache (libs/tuning, autotuning.md §9).
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -59,6 +60,8 @@ bool write_all(int fd, const std::string& data);
 
 /// Current UTC time as "YYYY-MM-DDTHH:MM:SS.mmmZ": fixed width, so newer sorts later as text.
 std::string iso8601_now();
+/// The same format for another time (e.g. a pruning cut-off).
+std::string iso8601_at(std::chrono::system_clock::time_point t);
 
 /// `id` (a device UUID, a host name) made safe as part of a file name: characters other than
 /// letters, digits, '-', '_' and '.' become '_' (so a strange identity can never name a path

@@ -87,7 +87,26 @@ public:
   /// Throws frost::Error(Input) when the cache is read-only or cannot be rewritten.
   void compact(std::int64_t budget = 0);
 
+  /// `frost_tune cache prune`: rewrites the user file without the records tuned before `cutoff`
+  /// (an ISO 8601 UTC time, compared as text); other-schema lines are kept. Returns how many
+  /// records were removed. Throws like compact().
+  std::size_t prune_before(const std::string& cutoff);
+  /// `frost_tune cache export FILE`: the user cache's records (this schema), one JSON line each,
+  /// written atomically to `path`. Returns the number written.
+  std::size_t export_to(const std::string& path) const;
+  /// `frost_tune cache import FILE`: appends every record of `path` (a records.jsonl of another
+  /// cache or an export) to the user cache; lookups then take the effective record per key.
+  struct ImportCounts {
+    std::size_t imported = 0, other_schema = 0, skipped = 0; ///< skipped: malformed or not appended
+  };
+  ImportCounts import_from(const std::string& path);
+
 private:
+  using LineChooser = std::function<void(const std::vector<std::optional<TuningRecord>>& records, std::vector<bool>& keep)>;
+  /// Rewrites the user file under the exclusive lock with the lines `choose` keeps (`keep` comes
+  /// in with other-schema lines set; records[i] is set for this schema's records).
+  void rewrite(const std::string& what, const LineChooser& choose);
+
   struct Stored {
     TuningRecord record;
     TuningKey key;

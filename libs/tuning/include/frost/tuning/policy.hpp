@@ -67,5 +67,8 @@ StopRules offline_stop_rules(std::size_t space_size, SearcherKind searcher);
 /// CPU-only runs accept and ignore the options (§10.1): logs that once per process. True when
 /// this call logged the note.
 bool note_tuning_ignored_on_cpu(const TuningOptions& options);
+/// A GPU program none of whose kernels is tunable accepts the options too (§10.1): logs once that
+/// they have no effect there. True when this call logged the note.
+bool note_no_tunable_kernels(const std::string& program, const TuningOptions& options);
 
 } // namespace frost::tuning
