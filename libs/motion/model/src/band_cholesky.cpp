@@ -67,6 +67,7 @@ BandCholesky::BandCholesky(SymmetricBand a, double relative_tolerance)
 
   rank_ = 0;
   smallest_pivot_ = n > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+  smallest_unscaled_pivot_ = smallest_pivot_;
   for (int i = 0; i < n; ++i) {
     const int first = std::max(0, i - b);
     double* row_i = &factor_.at(i, first);
@@ -82,6 +83,8 @@ BandCholesky::BandCholesky(SymmetricBand a, double relative_tolerance)
         continue;
       }
       smallest_pivot_ = std::min(smallest_pivot_, s);
+      const double d = scale_[static_cast<std::size_t>(i)];
+      smallest_unscaled_pivot_ = std::min(smallest_unscaled_pivot_, s / (d * d));
       if (s > relative_tolerance) {
         row_i[j - first] = std::sqrt(s);
         ++rank_;

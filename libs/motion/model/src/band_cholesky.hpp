@@ -44,6 +44,10 @@ public:
   bool full_rank() const { return rank_ == factor_.size(); }
   /// Smallest squared pivot of the scaled matrix (1 = perfectly conditioned diagonal).
   double smallest_pivot() const { return smallest_pivot_; }
+  /// Smallest squared pivot of the unscaled matrix (scaled pivot times the diagonal entry): the
+  /// data weight left on a coefficient once its neighbours are fixed. Jacobi scaling hides
+  /// coefficients that the data barely touch; this does not.
+  double smallest_unscaled_pivot() const { return smallest_unscaled_pivot_; }
   /// x with A·x = b; precondition full_rank().
   std::vector<double> solve(const std::vector<double>& b) const;
 
@@ -52,6 +56,7 @@ private:
   std::vector<double> scale_;
   int rank_ = 0;
   double smallest_pivot_ = 0;
+  double smallest_unscaled_pivot_ = 0;
 };
 
 } // namespace frost::motion::detail

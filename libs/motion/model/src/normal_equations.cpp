@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
@@ -140,10 +141,16 @@ WeightedSolution solve_weighted(const std::vector<PatchMeasurement>& m, const st
   const std::vector<double>& by = e.by;
   WeightedSolution s;
   const double data_trace = normal.trace();
+  bool weak = false;
+  double weakest = 0;
   {
     const SpdSolver plain(normal);
     s.rank = plain.rank();
-    if (plain.full_rank() && !(o.lambda > 0)) {
+    // Full rank is not enough: a coefficient the patch centres barely reach (tiny diagonal) passes
+    // the Jacobi-scaled rank check yet is set by amplified noise. Treat it like rank deficiency.
+    weakest = plain.smallest_unscaled_pivot() / std::max(data_trace / K, 1e-300);
+    weak = plain.full_rank() && weakest < o.weak_pivot;
+    if (plain.full_rank() && !weak && !(o.lambda > 0)) {
       s.cx = plain.solve(bx);
       s.cy = plain.solve(by);
       return s;
@@ -156,9 +163,16 @@ WeightedSolution solve_weighted(const std::vector<PatchMeasurement>& m, const st
   ridge.add_scaled(penalty(g, Axis::T, 2), 1.0);
   s.regularised = true;
   s.lambda = o.lambda > 0 ? o.lambda : o.auto_lambda;
-  if (s.rank < K)
+  if (s.rank < K) {
     s.notes.push_back("B-spline design matrix has rank " + std::to_string(s.rank) + " of " + std::to_string(K) +
                       ": second-difference ridge (lambda " + std::to_string(s.lambda) + ") added");
+  } else if (weak && !(o.lambda > 0)) {
+    char pivot[32];
+    std::snprintf(pivot, sizeof pivot, "%.3g", weakest);
+    s.notes.push_back(std::string("B-spline control points barely constrained by the patch centres (smallest pivot ") +
+                      pivot + " of the mean diagonal): second-difference ridge (lambda " +
+                      std::to_string(s.lambda) + ") added");
+  }
   SymmetricBand system = normal;
   system.add_scaled(ridge, s.lambda * data_trace / std::max(ridge.trace(), 1e-300));
   auto factor = std::make_unique<SpdSolver>(system);

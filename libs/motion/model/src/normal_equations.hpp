@@ -22,8 +22,8 @@ struct Coverage {
 };
 Coverage coverage_of(const std::vector<PatchMeasurement>& m, const std::vector<double>& w);
 
-/// Minimises sum_i w_i |A_i c - shift_i|² (+ the ridge when A^T W A is rank deficient or
-/// options.lambda > 0; + a tiny first-difference penalty along axes with a single position, then
+/// Minimises sum_i w_i |A_i c - shift_i|² (+ the ridge when A^T W A is rank deficient, weakly
+/// determined (options.weak_pivot) or options.lambda > 0; + a tiny first-difference penalty along axes with a single position, then
 /// diagonal damping, while still singular). frost::Error(Runtime) if it stays singular.
 WeightedSolution solve_weighted(const std::vector<PatchMeasurement>& m, const std::vector<double>& w,
                                 const BSplineField& grid, const BSplineFitOptions& options);

@@ -6,6 +6,7 @@ namespace frost::motion::detail {
 
 SpdSolver::SpdSolver(const SymmetricBand& matrix) : size_(matrix.size()) {
   band_ = std::make_unique<BandCholesky>(matrix);
+  smallest_unscaled_pivot_ = band_->smallest_unscaled_pivot();
   if (band_->full_rank() && band_->smallest_pivot() >= kWellDetermined) {
     rank_ = size_;
     return;

@@ -17,12 +17,16 @@ public:
   explicit SpdSolver(const SymmetricBand& matrix);
   int rank() const { return rank_; }
   bool full_rank() const { return rank_ == size_; }
+  /// BandCholesky::smallest_unscaled_pivot of the matrix (from the banded factorisation, which
+  /// is always tried first).
+  double smallest_unscaled_pivot() const { return smallest_unscaled_pivot_; }
   /// x with A·x = b; precondition full_rank().
   std::vector<double> solve(const std::vector<double>& b) const;
 
 private:
   int size_ = 0;
   int rank_ = 0;
+  double smallest_unscaled_pivot_ = 0;
   std::unique_ptr<BandCholesky> band_;
   std::unique_ptr<PivotedCholesky> dense_;
 };

@@ -184,6 +184,63 @@ TEST(BSplineFit, CubicDataOnDeficientGridStaysClose) {
   EXPECT_LT(fit.rmsd, 0.02); // the automatic ridge hardly pulls the fit away from the data
 }
 
+TEST(BSplineFit, OverlappingPatchesKeepCornerControlPointsBounded) {
+  // Regression: 7x7 patches of 500 px on 1024 px (centres 255.5..765.5) with 6x6x5 control points
+  // (knots every 341 px). The outer control points' bases barely reach the patch centres: A^T W A
+  // is full rank, but without a ridge 0.03 px of noise put the corners at 1000+ px.
+  const int size = 1024, frames = 20;
+  PatchGridRequest request;
+  request.width = size;
+  request.height = size;
+  request.patch_size = 500;
+  request.count_x = 7;
+  request.count_y = 7;
+  request.global_shifts = {{0, 0}, {-3, 1}, {-6, 2}}; // a 6 px / 2 px border as in a real run
+  const PatchGrid patches = make_patch_grid(request);
+  // Trilinear truth (in the null space of the second differences), at most 0.6 px.
+  const Field truth = [&](double x, double y, double t) {
+    const double u = x / size - 0.5, v = y / size - 0.5, tau = t / frames;
+    return Vec2{tau * (0.3 + 0.4 * u - 0.2 * v), tau * (-0.2 + 0.8 * u * v)};
+  };
+  std::mt19937 rng(3);
+  std::normal_distribution<double> noise(0.0, 0.03);
+  std::vector<PatchMeasurement> m;
+  double largest = 0;
+  for (int t = 0; t < frames; ++t)
+    for (int p = 0; p < patches.count(); ++p) {
+      const Vec2 c = patches.centre(p);
+      Vec2 target = truth(c.x, c.y, t);
+      target.x += noise(rng);
+      target.y += noise(rng);
+      largest = std::max(largest, std::hypot(target.x, target.y));
+      m.push_back({p, c.x, c.y, static_cast<double>(t), target, 1.0});
+    }
+  const BSplineField grid = BSplineField::make(6, 6, 5, size, size, frames);
+  const BSplineFitResult fit = fit_bspline_field(m, grid);
+  const double lo = patches.centre(0).x, hi = patches.centre(patches.count() - 1).x;
+  double worst = 0, worst_error = 0, worst_inside = 0;
+  for (int t = 0; t < frames; ++t)
+    for (int i = 0; i <= 16; ++i)
+      for (int j = 0; j <= 16; ++j) { // includes the four corners
+        const double x = size * i / 16.0, y = size * j / 16.0;
+        const Vec2 v = fit.field.evaluate(x, y, t), e = truth(x, y, t);
+        const double error = std::hypot(v.x - e.x, v.y - e.y);
+        worst = std::max(worst, std::hypot(v.x, v.y));
+        worst_error = std::max(worst_error, error);
+        if (x >= lo && x <= hi && y >= lo && y <= hi) worst_inside = std::max(worst_inside, error);
+      }
+  std::printf("7x7 patches of 500 px, L 6x6x5: max |field| %.3g px (max |measurement| %.3g px), max error %.3g px "
+              "(%.3g px within the patch centres), rmsd %.3g px, rank %d/%d, regularised %d\n",
+              worst, largest, worst_error, worst_inside, fit.rmsd, fit.rank, grid.size(), fit.regularised);
+  for (const auto& w : fit.warnings) std::printf("  warning: %s\n", w.c_str());
+  EXPECT_EQ(fit.rank, grid.size()); // not caught by the rank check...
+  EXPECT_TRUE(fit.regularised);     // ...but by the weak-pivot check
+  EXPECT_LT(worst, 3 * largest); // was over 1000 px
+  EXPECT_LT(worst_inside, 0.1);
+  EXPECT_LT(worst_error, 1.0); // the corners lie 255 px beyond the outermost centres: noise extrapolated
+  EXPECT_LT(fit.rmsd, 0.06); // the fit at the patches still follows the data (noise 0.03·sqrt(2))
+}
+
 TEST(BSplineFit, ExplicitLambdaSmoothsTheFit) {
   const int width = 1000, height = 800, frames = 20;
   const Field truth = random_cubic(9, width, height, frames);

@@ -24,8 +24,16 @@ struct BSplineFitOptions {
   /// t), relative to the data: the penalty matrix is scaled by trace(A^T W A)/trace(D2^T D2),
   /// so lambda = 1 weighs smoothness about as much as the data. 0: no ridge unless needed.
   double lambda = 0;
-  /// Ridge used when the weighted design matrix is rank deficient and lambda is 0.
+  /// Ridge used when the weighted design matrix is rank deficient (or weakly determined, below)
+  /// and lambda is 0.
   double auto_lambda = 1e-3;
+  /// A full-rank fit counts as weakly determined, and gets the automatic ridge, when the smallest
+  /// unscaled Cholesky pivot of A^T W A is below this fraction of its mean diagonal: a control
+  /// point whose basis barely reaches any patch centre (e.g. the corners with 7x7 heavily
+  /// overlapping 500 px patches on 1024 px and 6x6 control points: 4e-16) is then fixed by
+  /// measurement noise amplified a million-fold (corner shifts of 1000+ px). Well-posed grids
+  /// (patches spread to the edges, Falcon/K3 defaults) sit at 1e-10 to 1e-8.
+  double weak_pivot = 1e-11;
   double outlier_sigma = 3;  ///< --outlier-sigma k: reject |e| > k·sigma (x or y)
   int outlier_rounds = 10;   ///< --outlier-rounds: flagging rounds (0: plain weighted LS)
   /// Residuals up to this size [px] are never outliers, whatever sigma is: noise-free data have
@@ -51,7 +59,8 @@ struct BSplineFitResult {
 /// @brief Solves for grid.cx, grid.cy (grid from BSplineField::make; its coefficients are
 /// ignored). Each round: weighted normal equations in double, Jacobi-scaled banded Cholesky
 /// (bandwidth 3·lx·ly + 3·lx + 3), with a pivoted dense Cholesky as the exact rank check whenever
-/// a banded pivot is tiny; when rank deficient (or lambda > 0) the second-difference ridge is
+/// a banded pivot is tiny; when rank deficient, weakly determined (options.weak_pivot) or
+/// lambda > 0 the second-difference ridge is
 /// added, and if the data still leave an axis undetermined (fewer than two distinct positions
 /// along it) a tiny first-difference penalty along that axis makes the field flat there. Then
 /// residuals, sigma over the accepted equations, new outliers; stops when none is new or after
