@@ -307,11 +307,7 @@ Result run_case(const Options& o, const Case& c, const std::vector<int>& gpus, c
   const geom::SymmetryGroup inserted = recon::plan_symmetry(group, s.sym_mode).inserted;
   const auto images = recon::synthetic_images(c.box, 8);
   const auto particles = recon::synthetic_particles(c.images, static_cast<std::uint32_t>(c.box) * 31u + 7u);
-  const recon::ImageLoader load = [&images](const recon::ParticleRecord& p, Image<float>& out) {
-    const Image<float>& src = images[p.row % images.size()];
-    if (out.shape().x != src.shape().x || out.shape().y != src.shape().y) out = Image<float>(src.shape());
-    std::copy(src.begin(), src.end(), out.begin());
-  };
+  const recon::ImageLoader load = recon::synthetic_loader(images);
   recon::AccumulateOptions opt;
   opt.buffer_size = o.buffer;
   opt.threads = o.threads;

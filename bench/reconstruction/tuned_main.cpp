@@ -128,11 +128,7 @@ int run(int argc, char** argv) {
   const double launches = std::ceil(double(o.images) / o.buffer);
   const auto images = recon::synthetic_images(o.box, 8);
   const auto particles = recon::synthetic_particles(o.images, static_cast<std::uint32_t>(o.box) * 31u + 7u);
-  const recon::ImageLoader load = [&images](const recon::ParticleRecord& p, Image<float>& out) {
-    const Image<float>& src = images[p.row % images.size()];
-    if (out.shape().x != src.shape().x || out.shape().y != src.shape().y) out = Image<float>(src.shape());
-    std::copy(src.begin(), src.end(), out.begin());
-  };
+  const recon::ImageLoader load = recon::synthetic_loader(images);
   recon::AccumulateOptions aopt;
   aopt.buffer_size = o.buffer;
 

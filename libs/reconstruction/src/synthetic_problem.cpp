@@ -41,6 +41,14 @@ std::vector<ParticleRecord> synthetic_particles(long long count, std::uint32_t s
   return p;
 }
 
+ImageLoader synthetic_loader(const std::vector<Image<float>>& images) {
+  return [&images](const ParticleRecord& p, Image<float>& out) {
+    const Image<float>& src = images[p.row % images.size()];
+    if (out.shape().x != src.shape().x || out.shape().y != src.shape().y) out = Image<float>(src.shape());
+    std::copy(src.begin(), src.end(), out.begin());
+  };
+}
+
 SampleBatch prepared_batch(const ReconstructionSettings& s, const GridLayout& layout, const geom::SymmetryGroup& group,
                            const std::vector<Image<float>>& images, const std::vector<ParticleRecord>& particles,
                            int buffer, HostMemory mem) {

@@ -11,6 +11,7 @@
 #include "frost/core/image.hpp"
 #include "frost/geometry/symmetry.hpp"
 #include "frost/reconstruction/particle.hpp"
+#include "frost/reconstruction/reconstruct.hpp"
 #include "frost/reconstruction/sample_batch.hpp"
 #include "frost/reconstruction/settings.hpp"
 
@@ -22,6 +23,10 @@ std::vector<Image<float>> synthetic_images(int box, int count);
 
 /// `count` poses uniform on the sphere with a uniform in-plane angle (row = index).
 std::vector<ParticleRecord> synthetic_particles(long long count, std::uint32_t seed);
+
+/// The loader of a synthetic run: particle p reads images[p.row % images.size()] (`images`
+/// must outlive the loader).
+ImageLoader synthetic_loader(const std::vector<Image<float>>& images);
 
 /// One prepared batch (spectra and traverse spaces for every element of `group`) of the first
 /// min(buffer, particles.size()) particles, image i taken from images[i % images.size()].
