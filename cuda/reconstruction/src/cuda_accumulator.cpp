@@ -102,6 +102,7 @@ struct DeviceTuning {
   std::unique_ptr<tuning::DynamicTuner> tuner;
   std::vector<InsertLaunchConfig> launches; ///< per configuration of the tuner's space
   int comparable_spaces = 0;                ///< the space count of the batches a phase times
+  std::string cache_dir, gpu_uuid;          ///< where finish() appends the record, and the device's UUID
   std::mutex mutex;                         ///< guards tuner (lanes call from their own threads)
   /// While the tuner tunes, lanes enqueue under a shared lock and a timed launch under the
   /// exclusive one, after draining the device's other lanes: it runs alone (§8.2 isolation).
@@ -226,9 +227,8 @@ public:
   int lanes() const override { return static_cast<int>(lanes_.size()); }
 
   /// make_tuned_cuda_accumulator: one tuner per device (in devices order), before any insert().
-  void enable_tuning(const tuning::TuningOptions& options, std::vector<std::unique_ptr<DeviceTuning>> per_device) {
+  void enable_tuning(std::vector<std::unique_ptr<DeviceTuning>> per_device) {
     FROST_EXPECTS(per_device.size() == devices_.size(), "one tuner per device");
-    tuning_options_ = options;
     tuning_ = std::move(per_device);
   }
 
@@ -560,22 +560,15 @@ private:
   /// phase's record goes to the cache.
   void finish_tuning() {
     for (auto& T : tuning_) {
-      if (!T) continue;
-      log_info("tuning " + T->tuner->summary());
-      tuning_summary_ += (tuning_summary_.empty() ? "" : "\n") + T->tuner->summary();
-      if (const auto record = T->tuner->record()) {
-        tuning::TuningRecord r = *record;
-        r.gpu_uuid = gpu_uuid_of(T.get());
-        tuning::TuningCache(tuning_options_.cache_dir).append(r);
+      const std::string summary = T->tuner->summary();
+      log_info("tuning " + summary);
+      tuning_summary_ += (tuning_summary_.empty() ? "" : "\n") + summary;
+      if (auto record = T->tuner->record()) {
+        record->gpu_uuid = T->gpu_uuid;
+        tuning::TuningCache(T->cache_dir).append(*record);
       }
     }
     tuning_.clear();
-  }
-
-  std::string gpu_uuid_of(const DeviceTuning* T) const {
-    for (std::size_t d = 0; d < tuning_.size(); ++d)
-      if (tuning_[d].get() == T) return cuda_device_info(devices_[d].id).uuid;
-    return "";
   }
 
   void end_finish() {
@@ -880,7 +873,6 @@ private:
   InsertLaunchConfig launch_;
   /// Per device (index into devices_) when the launch is tuned during the run; else empty.
   std::vector<std::unique_ptr<DeviceTuning>> tuning_;
-  tuning::TuningOptions tuning_options_;
   std::string tuning_summary_; ///< finish_tuning(): each device tuner's summary line
   std::vector<detail::InsertArgs> staged_args_; ///< stage(): per grid, the staged batch's launch arguments
   recon::BlobTable table_;
@@ -928,27 +920,28 @@ std::unique_ptr<recon::GridAccumulator> make_tuned_cuda_accumulator(
   std::vector<std::unique_ptr<DeviceTuning>> per_device;
   for (std::size_t d = 0; d < acc->device_count(); ++d) {
     const int id = acc->device_id(d);
-    tuning::KernelSpace space = fr_insert_kernel_space(settings, device_limits(id));
     const CudaDeviceInfo info = cuda_device_info(id);
-    const tuning::TuningKey key = tuning::tuning_key(space.kernel, space.space, info,
-                                                     fr_insert_problem_key(settings, layout, spaces_per_launch).str());
+    FrInsertLookup lookup = fr_insert_lookup(settings, layout, spaces_per_launch, id, info, options);
     tuning::DynamicTuner::Setup setup;
     setup.options = options;
-    setup.key = key.str();
-    setup.selection = tuning::select_for_program(options, key, space);
+    setup.key = lookup.key.str();
+    setup.selection = std::move(lookup.selection);
     setup.estimated_calls = estimated_launches / static_cast<double>(acc->device_count());
     const std::string dir = options.cache_dir, uuid = info.uuid;
     setup.lock_device = [dir, uuid] { return tuning::try_tuning_lock(dir, uuid); };
     log_info("tuning device " + std::to_string(id) + " " +
-             tuning::describe_selection(space.kernel, setup.selection, options, true));
+             tuning::describe_selection(lookup.space.kernel, setup.selection, options, true));
     auto T = std::make_unique<DeviceTuning>();
     T->comparable_spaces = static_cast<int>(spaces_per_launch);
+    T->cache_dir = dir;
+    T->gpu_uuid = uuid;
+    tuning::KernelSpace& space = lookup.space;
     T->tuner = std::make_unique<tuning::DynamicTuner>(std::move(space), std::move(setup));
     for (const tuning::Configuration& c : T->tuner->configs())
       T->launches.push_back(insert_launch_from(T->tuner->space().space.named(c), base));
     per_device.push_back(std::move(T));
   }
-  acc->enable_tuning(options, std::move(per_device));
+  acc->enable_tuning(std::move(per_device));
   return acc;
 }
 

@@ -50,15 +50,23 @@ InsertLaunchConfig insert_launch_from(const tuning::NamedConfig& config, const I
   return c;
 }
 
+FrInsertLookup fr_insert_lookup(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,
+                                long long spaces_per_launch, int device, const CudaDeviceInfo& info,
+                                const tuning::TuningOptions& options) {
+  tuning::KernelSpace space = fr_insert_kernel_space(settings, device_limits(device));
+  tuning::TuningKey key = tuning::tuning_key(space.kernel, space.space, info,
+                                             fr_insert_problem_key(settings, layout, spaces_per_launch).str());
+  tuning::Selection selection = tuning::select_for_program(options, key, space);
+  return {std::move(space), std::move(key), std::move(selection)};
+}
+
 InsertLaunchConfig select_insert_launch(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,
                                         long long spaces_per_launch, int device, const tuning::TuningOptions& options,
                                         const InsertLaunchConfig& base) {
-  const tuning::KernelSpace space = fr_insert_kernel_space(settings, device_limits(device));
-  const tuning::TuningKey key = tuning::tuning_key(space.kernel, space.space, cuda_device_info(device),
-                                                   fr_insert_problem_key(settings, layout, spaces_per_launch).str());
-  const tuning::Selection s = tuning::select_for_program(options, key, space);
-  log_info("tuning " + tuning::describe_selection(space.kernel, s, options));
-  return insert_launch_from(s.config, base);
+  const FrInsertLookup l =
+      fr_insert_lookup(settings, layout, spaces_per_launch, device, cuda_device_info(device), options);
+  log_info("tuning " + tuning::describe_selection(l.space.kernel, l.selection, options));
+  return insert_launch_from(l.selection.config, base);
 }
 
 } // namespace frost::cuda

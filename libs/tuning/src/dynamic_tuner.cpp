@@ -79,12 +79,7 @@ std::optional<std::size_t> DynamicTuner::next_timed() {
     if (const auto n = phase_->next()) return n;
     start_confirming();
     return next_timed();
-  case State::Confirming:
-    if (confirm_.empty()) {
-      finish_confirming();
-      return std::nullopt;
-    }
-    return confirm_.back();
+  case State::Confirming: return confirm_.back(); // report() ends the state when it empties
   }
   return std::nullopt;
 }

@@ -8,8 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "frost/core/device.hpp"
 #include "frost/cuda/reconstruction.hpp"
+#include "frost/tuning/cache.hpp"
 #include "frost/tuning/kernel_spaces.hpp"
+#include "frost/tuning/key.hpp"
 #include "frost/tuning/policy.hpp"
 #include "frost/tuning/problem_key.hpp"
 
@@ -26,6 +29,18 @@ tuning::KernelSpace fr_insert_kernel_space(const recon::ReconstructionSettings& 
 /// batch<=<spaces per launch, next power of two>`.
 tuning::ProblemKey fr_insert_problem_key(const recon::ReconstructionSettings& settings,
                                          const recon::GridLayout& layout, long long spaces_per_launch);
+
+/// The `fr_insert` space, tuning key and cache selection of a reconstruction on one device
+/// (`info` = cuda_device_info(device)): what select_insert_launch and the dynamic tuner of
+/// make_tuned_cuda_accumulator both start from.
+struct FrInsertLookup {
+  tuning::KernelSpace space;
+  tuning::TuningKey key;
+  tuning::Selection selection;
+};
+FrInsertLookup fr_insert_lookup(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,
+                                long long spaces_per_launch, int device, const CudaDeviceInfo& info,
+                                const tuning::TuningOptions& options);
 
 /// The column kernel's launch for a configuration of the `fr_insert` space (BLOCK_DIM,
 /// GRID_DIM_Z, SHARED_BLOB_TABLE, TILE); the rest (fft_on_device) comes from `base`. Missing
