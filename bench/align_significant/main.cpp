@@ -32,6 +32,7 @@ using namespace frost;
 void usage() {
   std::printf("usage: frost_bench_align_significant [--sizes 32,64,128,256] [--images 40] [--refs 20] [--threads 0]\n"
               "       [--subpixel parabolic|none] [--device cpu|<gpu ids, e.g. 0 or 0,1>] [--batch 0]\n"
+              "       [--pipeline fused|cufft]\n"
               "Aligns every image to every reference (sharp analytic phantom, SNR 0.1) and prints pairs/s per size.\n");
 }
 
@@ -52,6 +53,7 @@ int run(int argc, char** argv) {
   int n_img = 40, n_ref = 20, threads = 0;
   std::string subpixel = "parabolic", device = "cpu";
   int batch = 0;
+  std::string pipeline = "fused"; // GPU: fused steps (default) or the cuFFT pipeline of every step
   for (int a = 1; a < argc; ++a) {
     const std::string k = argv[a];
     auto value = [&]() -> std::string {
@@ -75,6 +77,9 @@ int run(int argc, char** argv) {
       device = value();
     } else if (k == "--batch") {
       batch = std::atoi(value().c_str());
+    } else if (k == "--pipeline") {
+      pipeline = value();
+      if (pipeline != "fused" && pipeline != "cufft") throw_usage_error("--pipeline: fused or cufft");
     } else {
       throw_usage_error("unknown option " + k + " (see --help)");
     }
@@ -98,9 +103,11 @@ int run(int argc, char** argv) {
     cuda::CudaAlignOptions o;
     o.device = ids.front();
     if (batch > 0) o.max_batch = batch;
+    o.fused = pipeline == "fused";
     backend = ids.size() == 1 ? cuda::make_cuda_align_backend(o) : cuda::make_cuda_align_backend(o, ids);
 #else
     (void)batch;
+    (void)pipeline;
     FROST_THROW(ExitCode::Device, "--device " + device + ": frost was built without CUDA");
 #endif
   }

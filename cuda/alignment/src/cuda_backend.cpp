@@ -19,6 +19,7 @@
 #include "frost/alignment/pair_aligner.hpp"
 #include "frost/core/error.hpp"
 #include "frost/cuda/alignment.hpp"
+#include "frost/cuda/alignment_fused.hpp"
 #include "frost/cuda/alignment_kernels.hpp"
 #include "frost/cuda/check.hpp"
 #include "frost/cuda/device_buffer.hpp"
@@ -80,24 +81,35 @@ struct Sizes {
 
 } // namespace
 
-std::size_t align_batch_bytes_per_image(int x) {
+std::size_t align_batch_bytes_per_image(int x, bool fused) {
   const Sizes z(x);
-  return 2 * 4 * z.pixels                       // aligned images of both trajectories
-         + 8 * z.half + 4 * z.pixels            // 2-D spectrum and correlation (one half)
-         + 4 * z.polar + 8 * z.polar_half       // polar samples and ring spectra
-         + 8 * std::size_t(z.ring_half) + 4 * std::size_t(z.ring_length) // ring sums and rho
-         + 2 * sizeof(Pose2) + 2 * sizeof(float);                   // poses and CCs
+  const bool fused_shift = fused && fused_align::shift_supported(x);
+  std::size_t b = 2 * 4 * z.pixels                             // aligned images of both trajectories
+                  + 2 * sizeof(Pose2) + 2 * sizeof(float);       // poses and CCs
+  if (!fused_shift) b += 8 * z.half + 4 * z.pixels;               // 2-D spectrum and correlation (one half)
+  if (!fused) b += 4 * z.polar + 8 * z.polar_half                 // polar samples and ring spectra
+                   + 8 * std::size_t(z.ring_half) + 4 * std::size_t(z.ring_length); // ring sums and rho
+  return b;
 }
 
-std::size_t align_reference_bytes(int x) {
+std::size_t align_reference_bytes(int x, bool fused) {
   const Sizes z(x);
-  return 4 * z.pixels + 8 * z.half + 8 * z.polar_half + 2 * sizeof(double);
+  const bool fused_shift = fused && fused_align::shift_supported(x);
+  const std::size_t rings = fused ? std::size_t(z.rings) * fused_align::ring_length(z.samples) : z.polar_half;
+  return 4 * z.pixels + 8 * (fused_shift ? z.pixels : z.half) + 8 * rings + 2 * sizeof(double);
 }
+
+namespace {
+/// References prepared together: B where a cuFFT plan (batch B) transforms them, else 1.
+std::size_t reference_group(int x, bool fused, std::size_t batch) {
+  return fused && fused_align::shift_supported(x) ? 1 : batch;
+}
+} // namespace
 
 AlignMemoryPlan plan_alignment_memory(int x, std::size_t n_ref, std::size_t n_img, int sets, std::size_t free_bytes,
                                       double fraction, std::size_t workspace, const CudaAlignOptions& opts) {
   FROST_EXPECTS(n_ref > 0 && n_img > 0 && sets >= 1, "plan_alignment_memory: empty problem");
-  const std::size_t bb = align_batch_bytes_per_image(x), rb = align_reference_bytes(x);
+  const std::size_t bb = align_batch_bytes_per_image(x, opts.fused), rb = align_reference_bytes(x, opts.fused);
   const std::size_t image_bytes = 4 * Sizes(x).pixels * std::size_t(sets);
   const double usable = fraction * double(free_bytes) - double(kReserveBytes) - double(workspace);
   auto fail = [&](const std::string& what) {
@@ -115,10 +127,13 @@ AlignMemoryPlan plan_alignment_memory(int x, std::size_t n_ref, std::size_t n_im
   std::size_t rest = avail - p.batch * bb;
   std::size_t block = std::min<std::size_t>({n_ref, std::size_t(std::max(1, opts.max_reference_block)),
                                              std::max<std::size_t>(1, rest / 2 / rb)});
-  std::size_t cap = round_up(block, p.batch);
-  if (cap * rb > rest) { // the rounding to a multiple of B must fit too
-    block = std::max<std::size_t>(1, rest / rb / p.batch * p.batch);
-    cap = round_up(block, p.batch);
+  // cuFFT prepares references in groups of B (its plans have batch B): the block is then
+  // allocated as a multiple of B. The fused steps prepare any count.
+  const std::size_t group = reference_group(x, opts.fused, p.batch);
+  std::size_t cap = round_up(block, group);
+  if (cap * rb > rest) { // the rounding must fit too
+    block = std::max<std::size_t>(1, rest / rb / group * group);
+    cap = round_up(block, group);
     if (cap * rb > rest) fail("not enough device memory for one reference block");
   }
   rest -= cap * rb;
@@ -127,7 +142,7 @@ AlignMemoryPlan plan_alignment_memory(int x, std::size_t n_ref, std::size_t n_im
   if (p.image_chunk == 0) fail("not enough device memory for the image chunk");
   if (p.image_chunk < p.batch) {
     p.batch = p.image_chunk;
-    cap = round_up(block, p.batch);
+    cap = round_up(block, reference_group(x, opts.fused, p.batch));
   }
   p.reference_block = block;
   p.bytes = p.batch * bb + cap * rb + p.image_chunk * (image_bytes + std::size_t(sets) * cap * sizeof(PairResult));
@@ -170,20 +185,25 @@ private:
   std::string name_;
 };
 
-/// Plans of batch B (external work area, shared: everything runs on one stream).
+/// cuFFT plans of batch B for the steps that are not fused (external work area, shared:
+/// everything runs on one stream).
 struct Plans {
   fft::FftPlan r2c, c2r, ring_r2c, ring_c2r;
   std::size_t workspace = 0;
-  Plans(fft::Planner& planner, const Sizes& z, std::size_t batch) {
+  Plans(fft::Planner& planner, const Sizes& z, std::size_t batch, bool shift_fft, bool ring_fft) {
     fft::PlanOptions o;
     o.external_workspace = true;
     const index_t b = static_cast<index_t>(batch);
-    r2c = planner.plan(fft::FftSpec::r2c(Shape{z.x, z.x, 1, b}), o);
-    c2r = planner.plan(fft::FftSpec::c2r(Shape{z.x, z.x, 1, b}), o);
-    ring_r2c = planner.plan(fft::FftSpec::r2c(Shape{z.ring_length, 1, 1, b * z.rings}), o);
-    ring_c2r = planner.plan(fft::FftSpec::c2r(Shape{z.ring_length, 1, 1, b}), o);
-    workspace = std::max({r2c.workspace_bytes(), c2r.workspace_bytes(), ring_r2c.workspace_bytes(),
-                          ring_c2r.workspace_bytes()});
+    if (shift_fft) {
+      r2c = planner.plan(fft::FftSpec::r2c(Shape{z.x, z.x, 1, b}), o);
+      c2r = planner.plan(fft::FftSpec::c2r(Shape{z.x, z.x, 1, b}), o);
+      workspace = std::max({workspace, r2c.workspace_bytes(), c2r.workspace_bytes()});
+    }
+    if (ring_fft) {
+      ring_r2c = planner.plan(fft::FftSpec::r2c(Shape{z.ring_length, 1, 1, b * z.rings}), o);
+      ring_c2r = planner.plan(fft::FftSpec::c2r(Shape{z.ring_length, 1, 1, b}), o);
+      workspace = std::max({workspace, ring_r2c.workspace_bytes(), ring_c2r.workspace_bytes()});
+    }
   }
 };
 
@@ -205,10 +225,22 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   const align::PolarGrid grid = align::make_polar_grid(x);
   const int sets = settings.check_mirrors ? 2 : 1;
   const int radius = settings.shift_radius(x);
+  // Which steps are fused (alignment_fused.hpp); the others run the cuFFT pipeline.
+  const bool fused_rot = opts_.fused;
+  const bool fused_shift = opts_.fused && fused_align::shift_supported(x);
+  const int fused_ring_n = fused_align::ring_length(z.samples);
 
   DeviceGuard guard(opts_.device);
   Stream stream;
   const cudaStream_t st = stream.get();
+  // The two orders of a batch are independent trajectories: with every step fused (no shared
+  // scratch) each order runs on its own stream, so a shift-step block and a rotation-step block
+  // share an SM (the first is latency-bound, the second bound by L1/shared memory).
+  const bool two_streams = fused_shift && fused_rot;
+  Stream order_stream[2];
+  const cudaStream_t os[2] = {two_streams ? order_stream[0].get() : st, two_streams ? order_stream[1].get() : st};
+  Event batch_ready(cudaEventDisableTiming), done0(cudaEventDisableTiming), done1(cudaEventDisableTiming);
+  const Event* order_done[2] = {&done0, &done1};
   auto planner = fft::make_planner(fft::Backend::Cuda, opts_.device);
 
   // Memory plan (§8.3): size B without work areas, make the plans, re-plan with their work
@@ -217,7 +249,7 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   AlignMemoryPlan mp = plan_alignment_memory(x, n_ref, n_img, sets, free_bytes, opts_.memory_fraction, 0, opts_);
   std::unique_ptr<Plans> plans;
   for (;;) {
-    plans = std::make_unique<Plans>(*planner, z, mp.batch);
+    plans = std::make_unique<Plans>(*planner, z, mp.batch, !fused_shift, !fused_rot);
     const AlignMemoryPlan again =
         plan_alignment_memory(x, n_ref, n_img, sets, free_bytes, opts_.memory_fraction, plans->workspace, opts_);
     if (again.batch >= mp.batch) { // the work area fits beside B: keep B and the plans
@@ -227,23 +259,33 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
     }
     mp = again; // a smaller B (B decreases every round, and B = 1 always fits or throws)
   }
-  const std::size_t B = mp.batch, chunk_cap = mp.image_chunk, block_cap = round_up(mp.reference_block, B);
+  const std::size_t B = mp.batch, chunk_cap = mp.image_chunk;
+  const std::size_t block_cap = round_up(mp.reference_block, reference_group(x, opts_.fused, B));
   const int Bi = static_cast<int>(B);
 
-  // Device buffers (zeroed once: FFTs of a partial batch read whole batches).
+  // Device buffers (zeroed once: FFTs of a partial batch read whole batches). The scratch of a
+  // fused step lives in shared memory, so only the unfused steps get theirs.
+  auto sized = [](bool needed, std::size_t n) { return needed ? n : std::size_t(1); };
+  const std::size_t spec_per_ref = fused_shift ? z.pixels : z.half;
+  const std::size_t rings_per_ref = fused_rot ? std::size_t(z.rings) * fused_ring_n : z.polar_half;
   DeviceBuffer<std::byte> workspace(std::max<std::size_t>(plans->workspace, 1));
   DeviceBuffer<float> dev_images(std::size_t(sets) * chunk_cap * z.pixels);
   DeviceBuffer<float> ref_pixels(block_cap * z.pixels);
-  DeviceBuffer<float2> ref_spec(block_cap * z.half), ref_polar(block_cap * z.polar_half);
+  DeviceBuffer<float2> ref_spec(block_cap * spec_per_ref), ref_polar(block_cap * rings_per_ref);
   DeviceBuffer<double> ref_stats(2 * block_cap);
-  DeviceBuffer<float> aligned(2 * B * z.pixels), corr(B * z.pixels), polar(B * z.polar), rho(B * z.ring_length);
-  DeviceBuffer<float2> spec(B * z.half), polar_spec(B * z.polar_half), sums(B * z.ring_half);
+  DeviceBuffer<float> aligned(2 * B * z.pixels), corr(sized(!fused_shift, B * z.pixels));
+  DeviceBuffer<float> polar(sized(!fused_rot, B * z.polar)), rho(sized(!fused_rot, B * z.ring_length));
+  DeviceBuffer<float2> spec(sized(!fused_shift, B * z.half)), polar_spec(sized(!fused_rot, B * z.polar_half));
+  DeviceBuffer<float2> sums(sized(!fused_rot, B * z.ring_half));
+  DeviceBuffer<float2> tw_x(sized(fused_shift, std::size_t(x / 2))), tw_ring(sized(fused_rot, fused_ring_n / 2));
   DeviceBuffer<Pose2> poses(2 * B);
   DeviceBuffer<float> cc(2 * B);
   DeviceBuffer<PairResult> dev_results(std::size_t(sets) * block_cap * chunk_cap);
   DeviceBuffer<float> sin_t(std::size_t(z.samples)), cos_t(std::size_t(z.samples));
   for (auto* b : {&aligned, &corr, &polar, &rho, &ref_pixels}) b->zero_async(st);
   for (auto* b : {&spec, &polar_spec, &sums, &ref_spec, &ref_polar}) b->zero_async(st);
+  if (fused_shift) fused_align::upload_twiddles(x, tw_x.data(), st);
+  if (fused_rot) fused_align::upload_twiddles(fused_ring_n, tw_ring.data(), st);
   {
     std::vector<float> sv(std::size_t(z.samples)), cv(std::size_t(z.samples));
     for (int q = 0; q < z.samples; ++q) { // as the CPU estimator: float of the double sine and cosine
@@ -257,23 +299,40 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   }
   const fft::ExecOptions ex = on_stream(st, workspace.data());
 
-  auto shift_step = [&](int ref, std::size_t t0, const float* raw, int b) {
+  // One step of the trajectories [t0, t0 + b) (raw: their images). `first`: the pose is the
+  // identity, the aligned image is the raw one; `next`: a later step reads the aligned image.
+  auto shift_step = [&](int ref, std::size_t t0, const float* raw, int b, bool first, bool next, cudaStream_t hs) {
     float* d = aligned.data() + t0 * z.pixels;
+    if (fused_shift) {
+      fused_align::shift_step(raw, ref_spec.data() + std::size_t(ref) * spec_per_ref, tw_x.data(), x, radius,
+                              settings.subpixel, first, poses.data() + t0, next ? d : nullptr, b, hs);
+      return;
+    }
+    if (first) // the plan reads B images: a partial batch must not read past the chunk
+      FROST_CUDA_CHECK(cudaMemcpyAsync(d, raw, std::size_t(b) * z.pixels * sizeof(float), cudaMemcpyDeviceToDevice, st));
     plans->r2c.execute(d, spec.data(), ex);
     k::shift_product(ref_spec.data() + std::size_t(ref) * z.half, spec.data(), x, b, st);
     plans->c2r.execute(spec.data(), corr.data(), ex);
     k::shift_peak(corr.data(), x, radius, settings.subpixel, poses.data() + t0, nullptr, b, st);
-    k::warp(raw, poses.data() + t0, d, x, b, st);
+    if (next) k::warp(raw, poses.data() + t0, d, x, b, st);
   };
-  auto rotation_step = [&](int ref, std::size_t t0, const float* raw, int b) {
+  auto rotation_step = [&](int ref, std::size_t t0, const float* raw, int b, bool first, bool next,
+                           cudaStream_t hs) {
     float* d = aligned.data() + t0 * z.pixels;
-    k::polar(d, grid, z.ring_length, sin_t.data(), cos_t.data(), polar.data(), b, st);
-    plans->ring_r2c.execute(polar.data(), polar_spec.data(), ex);
-    k::ring_sum(ref_polar.data() + std::size_t(ref) * z.polar_half, polar_spec.data(), sums.data(), z.rings,
-                z.ring_half, b, st);
-    plans->ring_c2r.execute(sums.data(), rho.data(), ex);
-    k::rotation_peak(rho.data(), z.samples, z.ring_length, settings.subpixel, poses.data() + t0, nullptr, b, st);
-    k::warp(raw, poses.data() + t0, d, x, b, st);
+    const float* src = first ? raw : d;
+    if (fused_rot) {
+      fused_align::rotation_step(src, ref_polar.data() + std::size_t(ref) * rings_per_ref, grid, sin_t.data(),
+                                 cos_t.data(), tw_ring.data(), settings.subpixel, poses.data() + t0, b, hs);
+    } else {
+      k::polar(src, grid, z.ring_length, sin_t.data(), cos_t.data(), polar.data(), b, st);
+      plans->ring_r2c.execute(polar.data(), polar_spec.data(), ex);
+      k::ring_sum(ref_polar.data() + std::size_t(ref) * z.polar_half, polar_spec.data(), sums.data(), z.rings,
+                  z.ring_half, b, st);
+      plans->ring_c2r.execute(sums.data(), rho.data(), ex);
+      k::rotation_peak(rho.data(), z.samples, z.ring_length, settings.subpixel, poses.data() + t0, nullptr, b, st);
+    }
+    // The fused shift step warps its own input; the cuFFT one reads the aligned image.
+    if (next && !fused_shift) k::warp(raw, poses.data() + t0, d, x, b, st);
   };
 
   std::vector<float> mirrored;
@@ -294,15 +353,22 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
 
     for (std::size_t r0 = 0; r0 < n_ref; r0 += mp.reference_block) {
       const std::size_t nr = std::min(mp.reference_block, n_ref - r0);
-      // Reference block: pixels, F_R, G_R and statistics on the device (§5.1), in groups of B.
+      // Reference block: pixels, F_R, G_R and statistics on the device (§5.1).
       ref_pixels.upload_async(references.data + r0 * z.pixels, nr * z.pixels, st);
-      for (std::size_t g = 0; g < round_up(nr, B); g += B) {
-        plans->r2c.execute(ref_pixels.data() + g * z.pixels, ref_spec.data() + g * z.half, ex);
-        k::polar(ref_pixels.data() + g * z.pixels, grid, z.ring_length, sin_t.data(), cos_t.data(), polar.data(), Bi,
-                 st);
-        plans->ring_r2c.execute(polar.data(), ref_polar.data() + g * z.polar_half, ex);
+      const int nri = static_cast<int>(nr);
+      if (fused_shift) fused_align::reference_spectra(ref_pixels.data(), x, tw_x.data(), ref_spec.data(), nri, st);
+      if (fused_rot)
+        fused_align::reference_rings(ref_pixels.data(), grid, sin_t.data(), cos_t.data(), tw_ring.data(),
+                                     ref_polar.data(), nri, st);
+      for (std::size_t g = 0; g < round_up(nr, B); g += B) { // cuFFT plans have batch B
+        if (!fused_shift) plans->r2c.execute(ref_pixels.data() + g * z.pixels, ref_spec.data() + g * z.half, ex);
+        if (!fused_rot) {
+          k::polar(ref_pixels.data() + g * z.pixels, grid, z.ring_length, sin_t.data(), cos_t.data(), polar.data(),
+                   Bi, st);
+          plans->ring_r2c.execute(polar.data(), ref_polar.data() + g * z.polar_half, ex);
+        }
       }
-      k::statistics(ref_pixels.data(), static_cast<int>(z.pixels), ref_stats.data(), static_cast<int>(nr), st);
+      k::statistics(ref_pixels.data(), static_cast<int>(z.pixels), ref_stats.data(), nri, st);
 
       for (std::size_t kr = 0; kr < nr; ++kr) {
         const int ref = static_cast<int>(kr);
@@ -311,23 +377,34 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
           for (std::size_t i0 = 0; i0 < nc; i0 += per_batch) {
             const int b = static_cast<int>(std::min(per_batch, nc - i0));
             const float* raw = set_images + i0 * z.pixels;
-            const std::size_t bytes = std::size_t(b) * z.pixels * sizeof(float);
+            if (two_streams) { // the orders wait for the reference block and the last choose_order
+              batch_ready.record(st);
+              for (cudaStream_t h : os) FROST_CUDA_CHECK(cudaStreamWaitEvent(h, batch_ready.get(), 0));
+            }
             // Both orders start from the raw image and the identity (§5.6).
-            FROST_CUDA_CHECK(cudaMemcpyAsync(aligned.data(), raw, bytes, cudaMemcpyDeviceToDevice, st));
-            FROST_CUDA_CHECK(
-                cudaMemcpyAsync(aligned.data() + B * z.pixels, raw, bytes, cudaMemcpyDeviceToDevice, st));
-            k::init_poses(poses.data(), 2 * Bi, st);
-            for (int it = 0; it < settings.iters; ++it) {
-              rotation_step(ref, 0, raw, b); // rotation-first half
-              shift_step(ref, B, raw, b);    // shift-first half
-              shift_step(ref, 0, raw, b);
-              rotation_step(ref, B, raw, b);
+            k::init_poses(poses.data(), Bi, os[0]);
+            k::init_poses(poses.data() + B, Bi, os[1]);
+            const int iters = settings.iters;
+            for (int it = 0; it < iters; ++it) {
+              const bool first = it == 0, more = it + 1 < iters;
+              rotation_step(ref, 0, raw, b, first, true, os[0]); // rotation-first half
+              shift_step(ref, B, raw, b, first, true, os[1]);    // shift-first half
+              shift_step(ref, 0, raw, b, false, more, os[0]);
+              rotation_step(ref, B, raw, b, false, more, os[1]);
             }
             const float* rp = ref_pixels.data() + kr * z.pixels;
             const double* rsd = ref_stats.data() + 2 * kr;
-            const int px = static_cast<int>(z.pixels);
-            k::correlation(rp, rsd, aligned.data(), px, cc.data(), b, st);
-            k::correlation(rp, rsd, aligned.data() + B * z.pixels, px, cc.data() + B, b, st);
+            for (int h = 0; h < 2; ++h) {
+              const std::size_t t0 = h == 0 ? 0 : B;
+              if (iters > 0) // the final aligned images, warped on the fly
+                k::correlation_warped(rp, rsd, raw, poses.data() + t0, x, cc.data() + t0, b, os[h]);
+              else
+                k::correlation(rp, rsd, raw, static_cast<int>(z.pixels), cc.data() + t0, b, os[h]);
+              if (two_streams) {
+                order_done[h]->record(os[h]);
+                FROST_CUDA_CHECK(cudaStreamWaitEvent(st, order_done[h]->get(), 0));
+              }
+            }
             PairResult* out = dev_results.data() + (std::size_t(set) * block_cap + kr) * chunk_cap + i0;
             k::choose_order(cc.data(), poses.data(), Bi, out, b, st);
           }

@@ -120,24 +120,8 @@ __global__ void shift_peak_kernel(const float* __restrict__ corr, int x, int rad
   auto at = [&](int i, int j) {
     return c[std::size_t(periodic_index(j, x)) * x + std::size_t(periodic_index(i, x))];
   };
-  float ox = 0, oy = 0;
-  if (sub == Subpixel::Parabolic) {
-    ox = align::parabolic_offset(at(best_i - 1, best_j), best, at(best_i + 1, best_j));
-    oy = align::parabolic_offset(at(best_i, best_j - 1), best, at(best_i, best_j + 1));
-  } else if (sub == Subpixel::Centroid3 && best > 0) {
-    float ws = 0, sx = 0, sy = 0;
-    for (int b = -1; b <= 1; ++b)
-      for (int a = -1; a <= 1; ++a) {
-        const float v = at(best_i + a, best_j + b) / best;
-        ws += v;
-        sx += v * a;
-        sy += v * b;
-      }
-    if (ws > 0) {
-      ox = sx / ws;
-      oy = sy / ws;
-    }
-  }
+  float ox, oy;
+  align::refine_shift_peak([&](int a, int b) { return at(best_i + a, best_j + b); }, best, sub, ox, oy);
   const float dx = static_cast<float>(best_i - cx) + ox;
   const float dy = static_cast<float>(best_j - cy) + oy;
   poses[t] = align::pose_compose(align::pose_translation(dx, dy), poses[t]);
@@ -188,16 +172,7 @@ __global__ void rotation_peak_kernel(const float* __restrict__ rho, int s, int n
   const int best_k = si[0] == INT_MAX ? 0 : si[0];
   const float c0 = ring_correlation(r, best_k, s, n), cm = ring_correlation(r, (best_k + s - 1) % s, s, n),
               cp = ring_correlation(r, (best_k + 1) % s, s, n);
-  float off = 0;
-  if (sub == Subpixel::Parabolic) {
-    off = align::parabolic_offset(cm, c0, cp);
-  } else if (sub == Subpixel::Centroid3 && c0 > 0) {
-    const float w = (cm + c0 + cp) / c0;
-    if (w > 0) off = (cp - cm) / c0 / w;
-  }
-  float theta = 360.0f * (static_cast<float>(best_k) + off) / static_cast<float>(s);
-  if (theta < 0) theta += 360.0f;
-  if (theta >= 360.0f) theta -= 360.0f;
+  const float theta = align::rotation_angle(best_k, s, cm, c0, cp, sub);
   poses[t] = align::pose_compose(align::pose_rotation(theta), poses[t]);
   if (angles) angles[t] = theta;
 }
@@ -220,14 +195,19 @@ __device__ void mean_stddev(double s, double s2, int n, double& mean, double& st
   stddev = var > 0 ? sqrt(var) : 0.0;
 }
 
-// One block per image; ref == nullptr: statistics only.
+// One block per image; ref == nullptr: statistics only. With poses, image t is W_{poses[t]}[img[t]]
+// (x × x), computed on the fly.
 __global__ void moments_kernel(const float* __restrict__ ref, const double* __restrict__ ref_stats,
-                               const float* __restrict__ img, int n, double* stats, float* cc) {
+                               const float* __restrict__ img, int n, double* stats, float* cc,
+                               const Pose2* __restrict__ poses, int x) {
   __shared__ double s1[kThreads], s2[kThreads], sc[kThreads];
+  __shared__ Pose2 inv;
   const float* p = img + std::size_t(blockIdx.x) * n;
+  if (poses && threadIdx.x == 0) inv = align::pose_inverse(poses[blockIdx.x]);
+  __syncthreads();
   double a = 0, b = 0, c = 0;
   for (int e = threadIdx.x; e < n; e += blockDim.x) {
-    const double v = p[e];
+    const double v = poses ? align::warp_pixel(p, x, x, inv, e % x, e / x) : p[e];
     a += v;
     b += v * v;
     if (ref) c += double(ref[e]) * v;
@@ -319,14 +299,21 @@ void rotation_peak(const float* rho, int samples, int ring_length, Subpixel subp
 
 void statistics(const float* img, int pixels, double* stats, int count, cudaStream_t s) {
   if (count <= 0) return;
-  moments_kernel<<<count, kThreads, 0, s>>>(nullptr, nullptr, img, pixels, stats, nullptr);
+  moments_kernel<<<count, kThreads, 0, s>>>(nullptr, nullptr, img, pixels, stats, nullptr, nullptr, 0);
   FROST_CHECK_LAUNCH();
 }
 
 void correlation(const float* ref, const double* ref_stats, const float* img, int pixels, float* cc, int count,
                  cudaStream_t s) {
   if (count <= 0) return;
-  moments_kernel<<<count, kThreads, 0, s>>>(ref, ref_stats, img, pixels, nullptr, cc);
+  moments_kernel<<<count, kThreads, 0, s>>>(ref, ref_stats, img, pixels, nullptr, cc, nullptr, 0);
+  FROST_CHECK_LAUNCH();
+}
+
+void correlation_warped(const float* ref, const double* ref_stats, const float* raw, const Pose2* poses, int x,
+                        float* cc, int count, cudaStream_t s) {
+  if (count <= 0) return;
+  moments_kernel<<<count, kThreads, 0, s>>>(ref, ref_stats, raw, x * x, nullptr, cc, poses, x);
   FROST_CHECK_LAUNCH();
 }
 

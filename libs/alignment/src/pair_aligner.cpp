@@ -114,24 +114,8 @@ void CpuPairAligner::estimate_shift(const ReferenceData& ref, const float* image
   auto at = [&](int i, int j) {
     return real_[std::size_t(periodic_index(j, ny_)) * nx_ + std::size_t(periodic_index(i, nx_))];
   };
-  float ox = 0, oy = 0;
-  if (subpixel == Subpixel::Parabolic) {
-    ox = parabolic_offset(at(best_i - 1, best_j), best, at(best_i + 1, best_j));
-    oy = parabolic_offset(at(best_i, best_j - 1), best, at(best_i, best_j + 1));
-  } else if (subpixel == Subpixel::Centroid3 && best > 0) {
-    float w = 0, sx = 0, sy = 0;
-    for (int b = -1; b <= 1; ++b)
-      for (int a = -1; a <= 1; ++a) {
-        const float v = at(best_i + a, best_j + b) / best;
-        w += v;
-        sx += v * a;
-        sy += v * b;
-      }
-    if (w > 0) {
-      ox = sx / w;
-      oy = sy / w;
-    }
-  }
+  float ox, oy;
+  refine_shift_peak([&](int a, int b) { return at(best_i + a, best_j + b); }, best, subpixel, ox, oy);
   dx = static_cast<float>(best_i - cx) + ox;
   dy = static_cast<float>(best_j - cy) + oy;
 }
@@ -157,17 +141,8 @@ float CpuPairAligner::estimate_rotation(const ReferenceData& ref, const float* i
   int best_k = 0;
   for (int k = 1; k < s; ++k)
     if (rho_[k] > rho_[best_k]) best_k = k;
-  const float c0 = rho_[best_k], cm = rho_[(best_k + s - 1) % s], cp = rho_[(best_k + 1) % s];
-  float off = 0;
-  if (subpixel == Subpixel::Parabolic) {
-    off = parabolic_offset(cm, c0, cp);
-  } else if (subpixel == Subpixel::Centroid3 && c0 > 0) {
-    const float w = (cm + c0 + cp) / c0;
-    if (w > 0) off = (cp - cm) / c0 / w;
-  }
-  float theta = 360.0f * (static_cast<float>(best_k) + off) / static_cast<float>(s);
-  if (theta < 0) theta += 360.0f;
-  if (theta >= 360.0f) theta -= 360.0f;
+  const float theta = rotation_angle(best_k, s, rho_[(best_k + s - 1) % s], rho_[best_k], rho_[(best_k + 1) % s],
+                                     subpixel);
   return theta;
 }
 

@@ -31,12 +31,14 @@
 #include "frost/cuda/fft.hpp"
 #include "frost/fft/planner.hpp"
 #include "frost/test/support.hpp"
+#include "cuda_test_helpers.hpp"
 
 namespace frost::align {
 namespace {
 
 namespace ck = cuda::align_kernels;
 using cuda::DeviceBuffer;
+using namespace test_helpers;
 
 constexpr double kKernelRel = 1e-5;   // warp, polar: max abs error / max abs value
 constexpr double kMapRel = 1e-5;      // shift correlation map, relative L2
@@ -46,50 +48,13 @@ constexpr double kCcAbs = 1e-6;       // CC kernel vs CPU on the same image
 constexpr double kSameRef = 0.99;     // end to end: share of images with the same best reference
 constexpr double kPsiDeg = 0.1, kShiftE2E = 0.05, kCcE2E = 1e-3;
 
-double angle_error(double a, double b) {
-  const double d = std::fmod(std::abs(a - b), 360.0);
-  return std::min(d, 360.0 - d);
-}
-
-std::vector<float> random_image(int x, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> g(0.0f, 1.0f);
-  std::vector<float> v(std::size_t(x) * x);
-  for (float& p : v) p = g(rng);
-  return v;
-}
-
-template <class T>
-DeviceBuffer<T> upload(const std::vector<T>& h) {
-  DeviceBuffer<T> d(h.size());
-  d.upload_async(h.data(), h.size(), nullptr);
-  FROST_CUDA_CHECK(cudaDeviceSynchronize());
-  return d;
-}
-template <class T>
-std::vector<T> download(const DeviceBuffer<T>& d) {
-  std::vector<T> h(d.size());
-  d.download_async(h.data(), h.size(), nullptr);
-  FROST_CUDA_CHECK(cudaDeviceSynchronize());
-  return h;
-}
-
-double max_rel(const std::vector<float>& a, const std::vector<float>& b) {
-  double err = 0, mag = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    err = std::max(err, std::abs(double(a[i]) - b[i]));
-    mag = std::max(mag, std::abs(double(b[i])));
-  }
-  return mag > 0 ? err / mag : err;
-}
-
 // ---------------------------------------------------------------- memory plan (no GPU needed)
 
 TEST(CudaAlignMemoryPlan, Table22CaseKeepsImagesResident) {
   const cuda::CudaAlignOptions o;
   const std::size_t free_b = std::size_t(80) << 30;
   const auto p = cuda::plan_alignment_memory(256, 1692, 2000, 1, free_b, 0.8, std::size_t(64) << 20, o);
-  EXPECT_EQ(p.batch, 256u);
+  EXPECT_EQ(p.batch, std::size_t(o.max_batch));
   EXPECT_EQ(p.image_chunk, 2000u);
   EXPECT_EQ(p.reference_block, 1024u);
   EXPECT_LE(double(p.bytes), 0.8 * double(free_b));
@@ -106,6 +71,16 @@ TEST(CudaAlignMemoryPlan, SmallDeviceChunksImages) {
   // Within the budget, up to the rounding of the reference block to a multiple of B.
   EXPECT_LE(p.bytes + (std::size_t(256) << 20) + (std::size_t(16) << 20),
             free_b + p.batch * cuda::align_reference_bytes(256));
+}
+
+TEST(CudaAlignMemoryPlan, FusedStepsNeedNoReferenceGroupsOfB) {
+  // 340 MiB free (the GPU memory-pressure app test): the fused steps prepare references one by
+  // one, so the block is not rounded up to a multiple of B (this threw when it was).
+  const cuda::CudaAlignOptions o;
+  const std::size_t free_b = std::size_t(340) << 20;
+  const auto p = cuda::plan_alignment_memory(64, 183, 200, 1, free_b, 0.8, 0, o);
+  EXPECT_GE(p.reference_block, 1u);
+  EXPECT_LE(p.bytes, std::size_t(0.8 * double(free_b)) - (std::size_t(256) << 20));
 }
 
 TEST(CudaAlignMemoryPlan, TooLittleMemoryIsADeviceError) {

@@ -27,8 +27,11 @@ namespace frost::cuda {
 struct CudaAlignOptions {
   int device = 0;                 ///< CUDA device id
   double memory_fraction = 0.8;   ///< `--gpu-mem-fraction`: share of the device's free memory to use
-  int max_batch = 256;            ///< upper bound of B (images per batch; 2B trajectories)
+  int max_batch = 1024;           ///< upper bound of B (images per batch; 2B trajectories)
   int max_reference_block = 1024; ///< upper bound of references prepared and resident at once
+  /// Fused steps (alignment_fused.hpp): the rotation step always, the shift step for
+  /// power-of-two sizes up to 128 px; false runs the cuFFT pipeline of every step.
+  bool fused = true;
 };
 
 /// Sizes chosen by the memory budget (§8.3) for one run.
@@ -39,12 +42,13 @@ struct AlignMemoryPlan {
   std::size_t bytes = 0;           ///< device bytes the plan uses (without cuFFT work areas)
 };
 
-/// Bytes per image of a batch: two trajectories' aligned images, the 2-D spectrum and
-/// correlation, the polar samples and their ring spectra (§8.3, one half of the trajectories'
-/// scratch at a time).
-std::size_t align_batch_bytes_per_image(int x);
-/// Bytes per resident reference: pixels, F_R, G_R (plus statistics).
-std::size_t align_reference_bytes(int x);
+/// Bytes per image of a batch: two trajectories' aligned images, plus for the cuFFT steps the
+/// 2-D spectrum and correlation, the polar samples and their ring spectra (§8.3, one half of the
+/// trajectories' scratch at a time).
+std::size_t align_batch_bytes_per_image(int x, bool fused = true);
+/// Bytes per resident reference: pixels, F_R, G_R (plus statistics), in the layout of the
+/// steps that run (the fused steps keep full spectra).
+std::size_t align_reference_bytes(int x, bool fused = true);
 
 /// @brief The memory budget of §8.3, a pure function (tested without a GPU):
 /// budget = fraction · free − 256 MiB − `workspace` (cuFFT work areas), B = min(n_img,

@@ -49,6 +49,10 @@ void statistics(const float* img, int pixels, double* stats, int count, cudaStre
 /// is constant (§5.5); double accumulators, a fixed reduction order (deterministic).
 void correlation(const float* ref, const double* ref_stats, const float* img, int pixels, float* cc, int count,
                  cudaStream_t s);
+/// As correlation() for the aligned images W_{poses[t]}[raw[t]] (x × x), warped on the fly: the
+/// same values as warp() followed by correlation().
+void correlation_warped(const float* ref, const double* ref_stats, const float* raw, const align::Pose2* poses, int x,
+                        float* cc, int count, cudaStream_t s);
 /// out[i] = the better order of image i: trajectory i (rotation-first) or half + i (shift-first);
 /// the shift-first one only with a strictly larger CC (§5.6). i < count.
 void choose_order(const float* cc, const align::Pose2* poses, int half, align::PairResult* out, int count,

@@ -24,6 +24,47 @@ FROST_HD inline float parabolic_offset(float cm, float c0, float cp) {
   return d;
 }
 
+/// Sub-pixel offset (ox, oy) of a 2-D correlation peak of value `best` (§5.3 step 5); at(a, b)
+/// is the value at offset (a, b) from the peak (a, b in {−1, 0, 1}, periodic).
+template <class At>
+FROST_HD inline void refine_shift_peak(const At& at, float best, Subpixel sub, float& ox, float& oy) {
+  ox = 0;
+  oy = 0;
+  if (sub == Subpixel::Parabolic) {
+    ox = parabolic_offset(at(-1, 0), best, at(1, 0));
+    oy = parabolic_offset(at(0, -1), best, at(0, 1));
+  } else if (sub == Subpixel::Centroid3 && best > 0) {
+    float w = 0, sx = 0, sy = 0;
+    for (int b = -1; b <= 1; ++b)
+      for (int a = -1; a <= 1; ++a) {
+        const float v = at(a, b) / best;
+        w += v;
+        sx += v * a;
+        sy += v * b;
+      }
+    if (w > 0) {
+      ox = sx / w;
+      oy = sy / w;
+    }
+  }
+}
+
+/// Rotation θ [deg, in [0, 360)) of the ring-correlation peak at sample k of S with value c0 and
+/// circular neighbours cm, cp (§5.4 step 5).
+FROST_HD inline float rotation_angle(int k, int samples, float cm, float c0, float cp, Subpixel sub) {
+  float off = 0;
+  if (sub == Subpixel::Parabolic) {
+    off = parabolic_offset(cm, c0, cp);
+  } else if (sub == Subpixel::Centroid3 && c0 > 0) {
+    const float w = (cm + c0 + cp) / c0;
+    if (w > 0) off = (cp - cm) / c0 / w;
+  }
+  float theta = 360.0f * (static_cast<float>(k) + off) / static_cast<float>(samples);
+  if (theta < 0) theta += 360.0f;
+  if (theta >= 360.0f) theta -= 360.0f;
+  return theta;
+}
+
 /// Q = F_R · conj(F_D) · (−1)^(kx+ky): the sign factor moves zero displacement to the centre
 /// of the inverse transform (needs even sizes; ky's parity equals its row index's).
 FROST_HD inline void shift_product(float rr, float ri, float dr, float di, int kx, int row, float& qr, float& qi) {

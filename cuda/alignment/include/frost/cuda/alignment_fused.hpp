@@ -1,0 +1,59 @@
+#pragma once
+/// @file alignment_fused.hpp
+/// @brief Fused kernels of the CUDA aligner: a whole shift step (§5.3) or rotation step (§5.4) of
+/// two trajectories per thread block, in shared memory, with the block FFTs of block_fft.cuh
+/// instead of cuFFT. They remove the per-step round trips through device memory (warped image,
+/// spectra, correlation map, polar samples) that made the cuFFT pipeline (alignment_kernels.hpp)
+/// memory-bound.
+///
+/// Two real trajectories A and B share one complex transform Z = FFT(A + iB). For a real
+/// reference with spectrum F, F(ω)·conj(F_A(ω)) + i·F(ω)·conj(F_B(ω)) = F(ω)·Z(−ω), so one inverse
+/// transform of F(ω)·Z(−ω) gives both correlations (A in the real part, B in the imaginary part).
+/// Spectra stay in the bit-reversed order of the forward transform; the reference data are kept
+/// in that order too.
+///
+/// Power-of-two sizes only: the 2-D shift step for X <= kFusedShiftMaxSize (the complex image
+/// must fit in shared memory), the rotation step for any X (rings zero-padded to a power of two
+/// N >= 2S; the linear ring correlation is folded to the circular one as rotation_peak does).
+#include <cuda_runtime.h>
+
+#include "frost/alignment/math/polar.hpp"
+#include "frost/alignment/math/pose2d.hpp"
+#include "frost/alignment/settings.hpp"
+
+namespace frost::cuda::fused_align {
+
+/// Largest X of the fused shift step: X·(X+1) complex values must fit in shared memory.
+constexpr int kFusedShiftMaxSize = 128;
+
+/// Whether the fused shift step handles X × X images.
+bool shift_supported(int x);
+/// Ring transform length of the fused rotation step: the smallest power of two >= 2S.
+int ring_length(int samples);
+
+/// Twiddles exp(−2πik/n), k < n/2 (computed in double), for the block FFTs of length n.
+void upload_twiddles(int n, float2* dst, cudaStream_t s);
+
+/// out[r] = 2-D forward transform of refs[r] (real), X × X complex in bit-reversed order
+/// (row-major, position (py, px) holds frequency (brev py, brev px)). tw: twiddles of X.
+void reference_spectra(const float* refs, int x, const float2* tw, float2* out, int count, cudaStream_t s);
+
+/// out[r][q][p] = forward transform of ring q of refs[r]'s polar samples (zero-padded to N =
+/// ring_length(S), imaginary part 0), bit-reversed order; N complex values per ring.
+void reference_rings(const float* refs, const align::PolarGrid& grid, const float* sin_table, const float* cos_table,
+                     const float2* tw_ring, float2* out, int count, cudaStream_t s);
+
+/// Shift step of trajectories t < count (image t at raw + t·X²): the input image is raw itself
+/// when `first` (the identity pose), else W_{poses[t]}[raw]; poses[t] ← T(d)·poses[t]. With
+/// `aligned` non-null, also writes W_{poses[t]}[raw] (the new pose) there for a rotation step.
+/// ref_spectrum: reference_spectra() of one reference.
+void shift_step(const float* raw, const float2* ref_spectrum, const float2* tw, int x, int radius,
+                align::Subpixel subpixel, bool first, align::Pose2* poses, float* aligned, int count, cudaStream_t s);
+
+/// Rotation step of trajectories t < count on the aligned images img + t·X² (raw when the pose is
+/// the identity); poses[t] ← R(θ)·poses[t]. ref_rings: reference_rings() of one reference.
+void rotation_step(const float* img, const float2* ref_rings, const align::PolarGrid& grid, const float* sin_table,
+                   const float* cos_table, const float2* tw_ring, align::Subpixel subpixel, align::Pose2* poses,
+                   int count, cudaStream_t s);
+
+} // namespace frost::cuda::fused_align

@@ -1,0 +1,393 @@
+// Fused shift and rotation steps of the CUDA aligner (alignment_fused.hpp): two trajectories per
+// thread block, everything between reading the raw images and writing the new poses in shared
+// memory. Per-element math is the FROST_HD code the CPU estimator calls (warp_pixel,
+// polar_sample, refine_shift_peak, rotation_angle, pose_compose); only the FFTs differ (block
+// FFTs here, FFTW there), as between cuFFT and FFTW in the unfused pipeline.
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <vector>
+
+#include "block_fft.cuh"
+#include "frost/core/error.hpp"
+#include "frost/core/shape.hpp"
+#include "frost/cuda/alignment_fused.hpp"
+#include "frost/cuda/check.hpp"
+
+namespace frost::cuda::fused_align {
+namespace {
+
+using align::Pose2;
+using align::Subpixel;
+namespace bf = block_fft;
+
+constexpr unsigned kFull = 0xffffffffu;
+
+int log2_exact(int n) {
+  int l = 0;
+  while ((1 << l) < n) ++l;
+  return l;
+}
+bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
+/// Rings per chunk of the rotation step: as many as fit in 72 KiB of shared memory (rows of
+/// N + 1 complex values; two blocks per SM at 128 px), at most the rings rounded up to a power of
+/// two. More rings per chunk also spread a warp's accesses over more banks.
+int ring_chunk(int ring_n, int rings) {
+  int c = 1;
+  while (2 * c * (ring_n + 1) * 8 <= 73728 && c < rings) c *= 2;
+  return c;
+}
+
+/// Larger value wins; equal values: the lower index (the CPU's first strict maximum).
+__device__ bool better(float v, int i, float bv, int bi) { return v > bv || (v == bv && i < bi); }
+
+/// Block-wide (value, index) argmax of two candidates per thread (trajectories A and B), warp
+/// shuffles then one shared array; the result is the same in every order (a total order).
+__device__ void block_argmax2(float& va, int& ia, float& vb, int& ib, float* sv, int* si) {
+  for (int off = 16; off > 0; off >>= 1) {
+    const float ova = __shfl_down_sync(kFull, va, off), ovb = __shfl_down_sync(kFull, vb, off);
+    const int oia = __shfl_down_sync(kFull, ia, off), oib = __shfl_down_sync(kFull, ib, off);
+    if (better(ova, oia, va, ia)) {
+      va = ova;
+      ia = oia;
+    }
+    if (better(ovb, oib, vb, ib)) {
+      vb = ovb;
+      ib = oib;
+    }
+  }
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = (blockDim.x + 31) / 32;
+  if (lane == 0) {
+    sv[2 * warp] = va;
+    si[2 * warp] = ia;
+    sv[2 * warp + 1] = vb;
+    si[2 * warp + 1] = ib;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < warps; ++w) {
+      if (better(sv[2 * w], si[2 * w], sv[0], si[0])) {
+        sv[0] = sv[2 * w];
+        si[0] = si[2 * w];
+      }
+      if (better(sv[2 * w + 1], si[2 * w + 1], sv[1], si[1])) {
+        sv[1] = sv[2 * w + 1];
+        si[1] = si[2 * w + 1];
+      }
+    }
+  }
+  __syncthreads();
+}
+
+/// Component c (0 = A = real part, 1 = B = imaginary part) of a complex value.
+__device__ float part(float2 v, int c) { return c == 0 ? v.x : v.y; }
+
+// One block per reference: F_R in bit-reversed order. Shared: X rows of X + 1 complex, twiddles.
+__global__ void reference_spectra_kernel(const float* __restrict__ refs, int x, int log2x,
+                                         const float2* __restrict__ tw_g, float2* __restrict__ out) {
+  extern __shared__ float2 sm[];
+  const int pitch = x + 1;
+  float2* data = sm;
+  float2* tw = data + x * pitch;
+  for (int k = threadIdx.x; k < x / 2; k += blockDim.x) tw[k] = tw_g[k];
+  const float* r = refs + std::size_t(blockIdx.x) * x * x;
+  for (int e = threadIdx.x; e < x * x; e += blockDim.x) data[(e >> log2x) * pitch + (e & (x - 1))] = make_float2(r[e], 0);
+  __syncthreads();
+  bf::forward(data, log2x, log2x, pitch, 1, tw); // rows
+  bf::forward(data, log2x, log2x, 1, pitch, tw); // columns
+  float2* o = out + std::size_t(blockIdx.x) * x * x;
+  for (int e = threadIdx.x; e < x * x; e += blockDim.x) o[e] = data[(e >> log2x) * pitch + (e & (x - 1))];
+}
+
+// One block per reference: the ring spectra G_R in bit-reversed order, rings in chunks.
+__global__ void reference_rings_kernel(const float* __restrict__ refs, align::PolarGrid g,
+                                       const float* __restrict__ sin_t, const float* __restrict__ cos_t, int log2n,
+                                       int log2chunk, const float2* __restrict__ tw_g, float2* __restrict__ out) {
+  extern __shared__ float2 sm[];
+  const int n = 1 << log2n, chunk = 1 << log2chunk, pitch = n + 1, rings = g.rings();
+  float2* rows = sm;
+  float2* tw = rows + chunk * pitch;
+  for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
+  const float* img = refs + std::size_t(blockIdx.x) * g.size * g.size;
+  float2* o = out + std::size_t(blockIdx.x) * rings * n;
+  for (int q0 = 0; q0 < rings; q0 += chunk) {
+    __syncthreads(); // the previous chunk has been written out
+    for (int e = threadIdx.x; e < chunk * n; e += blockDim.x) {
+      const int q = e >> log2n, k = e & (n - 1);
+      float v = 0;
+      if (q0 + q < rings && k < g.samples) v = align::polar_sample(img, g, g.first_ring + q0 + q, sin_t[k], cos_t[k]);
+      rows[q * pitch + k] = make_float2(v, 0);
+    }
+    __syncthreads();
+    bf::forward(rows, log2n, log2chunk, pitch, 1, tw);
+    for (int e = threadIdx.x; e < chunk * n; e += blockDim.x) {
+      const int q = e >> log2n, k = e & (n - 1);
+      if (q0 + q < rings) o[std::size_t(q0 + q) * n + k] = rows[q * pitch + k];
+    }
+  }
+}
+
+// Two trajectories per block (2·blockIdx.x and the next one, which may not exist).
+__global__ void shift_step_kernel(const float* __restrict__ raw, const float2* __restrict__ ref, int x, int log2x,
+                                  int radius, Subpixel sub, bool first, Pose2* poses, float* __restrict__ aligned,
+                                  int count, const float2* __restrict__ tw_g) {
+  extern __shared__ float2 sm[];
+  __shared__ Pose2 inv[2];
+  __shared__ float sv[64];
+  __shared__ int si[64];
+  const int pitch = x + 1, pixels = x * x;
+  float2* data = sm;
+  float2* tw = data + x * pitch;
+  const int t0 = 2 * blockIdx.x;
+  const bool has_b = t0 + 1 < count;
+  for (int k = threadIdx.x; k < x / 2; k += blockDim.x) tw[k] = tw_g[k];
+  if (threadIdx.x < 2) {
+    const int t = t0 + threadIdx.x;
+    inv[threadIdx.x] = t < count ? align::pose_inverse(poses[t]) : align::pose_identity();
+  }
+  __syncthreads();
+
+  const float* ra = raw + std::size_t(t0) * pixels;
+  const float* rb = ra + pixels;
+  for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
+    const int i = e & (x - 1), j = e >> log2x;
+    float a, b = 0;
+    if (first) {
+      a = ra[e];
+      if (has_b) b = rb[e];
+    } else {
+      a = align::warp_pixel(ra, x, x, inv[0], i, j);
+      if (has_b) b = align::warp_pixel(rb, x, x, inv[1], i, j);
+    }
+    data[j * pitch + i] = make_float2(a, b);
+  }
+  __syncthreads();
+  bf::forward(data, log2x, log2x, pitch, 1, tw);
+  bf::forward(data, log2x, log2x, 1, pitch, tw);
+
+  // Y(ω) = F_R(ω)·Z(−ω)·(−1)^(kx+ky) (§5.3 step 2 for both trajectories); positions p and the
+  // one of −ω are handled by the same thread.
+  for (int lp = threadIdx.x; lp < pixels; lp += blockDim.x) {
+    const int py = lp >> log2x, px = lp & (x - 1);
+    const int ky = bf::bit_reverse(py, log2x), kx = bf::bit_reverse(px, log2x);
+    const int qy = bf::bit_reverse((x - ky) & (x - 1), log2x), qx = bf::bit_reverse((x - kx) & (x - 1), log2x);
+    const int lq = qy * x + qx;
+    if (lq < lp) continue;
+    const float sign = ((kx + ky) & 1) ? -1.0f : 1.0f;
+    const float2 zp = data[py * pitch + px], zq = data[qy * pitch + qx];
+    const float2 yp = bf::cmul(ref[lp], zq);
+    data[py * pitch + px] = make_float2(sign * yp.x, sign * yp.y);
+    if (lq != lp) {
+      const float2 yq = bf::cmul(ref[lq], zp);
+      data[qy * pitch + qx] = make_float2(sign * yq.x, sign * yq.y);
+    }
+  }
+  __syncthreads();
+  bf::inverse(data, log2x, log2x, 1, pitch, tw);
+  bf::inverse(data, log2x, log2x, pitch, 1, tw);
+
+  // Integer peaks in the disc |d| <= radius (ties: lowest linear index), as shift_peak.
+  const int cx = x / 2, cy = x / 2;
+  const int j0 = max(0, cy - radius), j1 = min(x - 1, cy + radius);
+  const int i0 = max(0, cx - radius), i1 = min(x - 1, cx + radius);
+  const int w = i1 - i0 + 1, h = j1 - j0 + 1;
+  const long long r2 = static_cast<long long>(radius) * radius;
+  float va = -INFINITY, vb = -INFINITY;
+  int ia = INT_MAX, ib = INT_MAX;
+  for (int e = threadIdx.x; e < w * h; e += blockDim.x) {
+    const int i = i0 + e % w, j = j0 + e / w;
+    const long long dx = i - cx, dy = j - cy;
+    if (dx * dx + dy * dy > r2) continue;
+    const int idx = j * x + i;
+    const float2 v = data[j * pitch + i];
+    if (better(v.x, idx, va, ia)) {
+      va = v.x;
+      ia = idx;
+    }
+    if (better(v.y, idx, vb, ib)) {
+      vb = v.y;
+      ib = idx;
+    }
+  }
+  block_argmax2(va, ia, vb, ib, sv, si);
+  if (threadIdx.x < 2 && t0 + static_cast<int>(threadIdx.x) < count) {
+    const int c = threadIdx.x;
+    int bi = cx, bj = cy;
+    const float best = sv[c];
+    if (si[c] != INT_MAX && best > -INFINITY) {
+      bi = si[c] % x;
+      bj = si[c] / x;
+    }
+    auto at = [&](int a, int b) {
+      return part(data[periodic_index(bj + b, x) * pitch + periodic_index(bi + a, x)], c);
+    };
+    float ox, oy;
+    align::refine_shift_peak(at, best, sub, ox, oy);
+    const float dx = static_cast<float>(bi - cx) + ox, dy = static_cast<float>(bj - cy) + oy;
+    const Pose2 pose = align::pose_compose(align::pose_translation(dx, dy), poses[t0 + c]);
+    poses[t0 + c] = pose;
+    inv[c] = align::pose_inverse(pose);
+  }
+  if (!aligned) return;
+  __syncthreads();
+  float* da = aligned + std::size_t(t0) * pixels;
+  for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
+    const int i = e & (x - 1), j = e >> log2x;
+    da[e] = align::warp_pixel(ra, x, x, inv[0], i, j);
+    if (has_b) da[pixels + e] = align::warp_pixel(rb, x, x, inv[1], i, j);
+  }
+}
+
+/// ρ(k) of a ring correlation of length n (the fold of rotation_peak), component c.
+__device__ float folded(const float2* r, int k, int s, int n, int c) { return part(r[k], c) + part(r[n - s + k], c); }
+
+__global__ void rotation_step_kernel(const float* __restrict__ img, const float2* __restrict__ ref,
+                                     align::PolarGrid g, const float* __restrict__ sin_t,
+                                     const float* __restrict__ cos_t, int log2n, int log2chunk, Subpixel sub,
+                                     Pose2* poses, int count, const float2* __restrict__ tw_g) {
+  extern __shared__ float2 sm[];
+  __shared__ float sv[64];
+  __shared__ int si[64];
+  const int n = 1 << log2n, chunk = 1 << log2chunk, pitch = n + 1, rings = g.rings(), s = g.samples;
+  float2* rows = sm;
+  float2* hsum = rows + chunk * pitch;
+  float2* tw = hsum + n;
+  const int t0 = 2 * blockIdx.x;
+  const bool has_b = t0 + 1 < count;
+  const int pixels = g.size * g.size;
+  const float* ia_img = img + std::size_t(t0) * pixels;
+  const float* ib_img = ia_img + pixels;
+  for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
+  for (int p = threadIdx.x; p < n; p += blockDim.x) hsum[p] = make_float2(0, 0);
+
+  for (int q0 = 0; q0 < rings; q0 += chunk) {
+    __syncthreads(); // the previous chunk has been summed
+    for (int e = threadIdx.x; e < chunk * n; e += blockDim.x) {
+      const int q = e >> log2n, k = e & (n - 1);
+      float a = 0, b = 0;
+      if (q0 + q < rings && k < s) {
+        const int r = g.first_ring + q0 + q;
+        a = align::polar_sample(ia_img, g, r, sin_t[k], cos_t[k]);
+        if (has_b) b = align::polar_sample(ib_img, g, r, sin_t[k], cos_t[k]);
+      }
+      rows[q * pitch + k] = make_float2(a, b);
+    }
+    __syncthreads();
+    bf::forward(rows, log2n, log2chunk, pitch, 1, tw);
+    // H(ω) += G_R(q, ω)·Z_q(−ω), rings in order; each thread owns its positions p.
+    const int qn = min(chunk, rings - q0);
+    for (int p = threadIdx.x; p < n; p += blockDim.x) {
+      const int m = bf::bit_reverse((n - bf::bit_reverse(p, log2n)) & (n - 1), log2n);
+      float2 acc = hsum[p];
+      for (int q = 0; q < qn; ++q) {
+        const float2 v = bf::cmul(ref[std::size_t(q0 + q) * n + p], rows[q * pitch + m]);
+        acc.x += v.x;
+        acc.y += v.y;
+      }
+      hsum[p] = acc;
+    }
+  }
+  __syncthreads();
+  bf::inverse(hsum, log2n, 0, 0, 1, tw);
+
+  float va = -INFINITY, vb = -INFINITY;
+  int ia = INT_MAX, ib = INT_MAX;
+  for (int k = threadIdx.x; k < s; k += blockDim.x) {
+    const float a = folded(hsum, k, s, n, 0), b = folded(hsum, k, s, n, 1);
+    if (better(a, k, va, ia)) {
+      va = a;
+      ia = k;
+    }
+    if (better(b, k, vb, ib)) {
+      vb = b;
+      ib = k;
+    }
+  }
+  block_argmax2(va, ia, vb, ib, sv, si);
+  if (threadIdx.x < 2 && t0 + static_cast<int>(threadIdx.x) < count) {
+    const int c = threadIdx.x;
+    const int k = si[c] == INT_MAX ? 0 : si[c];
+    const float theta = align::rotation_angle(k, s, folded(hsum, (k + s - 1) % s, s, n, c), folded(hsum, k, s, n, c),
+                                              folded(hsum, (k + 1) % s, s, n, c), sub);
+    poses[t0 + c] = align::pose_compose(align::pose_rotation(theta), poses[t0 + c]);
+  }
+}
+
+int threads_for(int work) { return std::max(32, std::min(512, work / 8)); }
+
+std::size_t shift_smem(int x) { return (std::size_t(x) * (x + 1) + std::size_t(x / 2)) * sizeof(float2); }
+std::size_t rings_smem(int n, int chunk, bool with_sum) {
+  return (std::size_t(chunk) * (n + 1) + (with_sum ? std::size_t(n) : 0) + std::size_t(n / 2)) * sizeof(float2);
+}
+
+template <class Kernel>
+void allow_smem(Kernel k, std::size_t bytes) {
+  FROST_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+}
+
+} // namespace
+
+bool shift_supported(int x) { return is_pow2(x) && x >= 8 && x <= kFusedShiftMaxSize; }
+
+int ring_length(int samples) {
+  int n = 2;
+  while (n < 2 * samples) n *= 2;
+  return n;
+}
+
+void upload_twiddles(int n, float2* dst, cudaStream_t s) {
+  FROST_EXPECTS(is_pow2(n) && n >= 2, "upload_twiddles: n must be a power of two");
+  std::vector<float2> tw(std::size_t(n / 2));
+  for (int k = 0; k < n / 2; ++k) {
+    const double a = -2.0 * M_PI * k / n;
+    tw[std::size_t(k)] = make_float2(static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a)));
+  }
+  FROST_CUDA_CHECK(cudaMemcpyAsync(dst, tw.data(), tw.size() * sizeof(float2), cudaMemcpyHostToDevice, s));
+  FROST_CUDA_CHECK(cudaStreamSynchronize(s)); // tw is a local host vector
+}
+
+void reference_spectra(const float* refs, int x, const float2* tw, float2* out, int count, cudaStream_t s) {
+  if (count <= 0) return;
+  FROST_EXPECTS(shift_supported(x), "fused reference_spectra: unsupported size");
+  const std::size_t smem = shift_smem(x);
+  allow_smem(reference_spectra_kernel, smem);
+  reference_spectra_kernel<<<count, threads_for(x * x), smem, s>>>(refs, x, log2_exact(x), tw, out);
+  FROST_CHECK_LAUNCH();
+}
+
+void reference_rings(const float* refs, const align::PolarGrid& grid, const float* sin_table, const float* cos_table,
+                     const float2* tw_ring, float2* out, int count, cudaStream_t s) {
+  if (count <= 0) return;
+  const int n = ring_length(grid.samples), chunk = ring_chunk(n, grid.rings());
+  const std::size_t smem = rings_smem(n, chunk, false);
+  allow_smem(reference_rings_kernel, smem);
+  reference_rings_kernel<<<count, threads_for(chunk * n), smem, s>>>(refs, grid, sin_table, cos_table, log2_exact(n),
+                                                                      log2_exact(chunk), tw_ring, out);
+  FROST_CHECK_LAUNCH();
+}
+
+void shift_step(const float* raw, const float2* ref_spectrum, const float2* tw, int x, int radius, Subpixel subpixel,
+                bool first, Pose2* poses, float* aligned, int count, cudaStream_t s) {
+  if (count <= 0) return;
+  FROST_EXPECTS(shift_supported(x), "fused shift_step: unsupported size");
+  const std::size_t smem = shift_smem(x);
+  allow_smem(shift_step_kernel, smem);
+  shift_step_kernel<<<(count + 1) / 2, threads_for(x * x), smem, s>>>(raw, ref_spectrum, x, log2_exact(x), radius,
+                                                                      subpixel, first, poses, aligned, count, tw);
+  FROST_CHECK_LAUNCH();
+}
+
+void rotation_step(const float* img, const float2* ref_rings, const align::PolarGrid& grid, const float* sin_table,
+                   const float* cos_table, const float2* tw_ring, Subpixel subpixel, Pose2* poses, int count,
+                   cudaStream_t s) {
+  if (count <= 0) return;
+  const int n = ring_length(grid.samples), chunk = ring_chunk(n, grid.rings());
+  const std::size_t smem = rings_smem(n, chunk, true);
+  allow_smem(rotation_step_kernel, smem);
+  rotation_step_kernel<<<(count + 1) / 2, threads_for(chunk * n), smem, s>>>(
+      img, ref_rings, grid, sin_table, cos_table, log2_exact(n), log2_exact(chunk), subpixel, poses, count, tw_ring);
+  FROST_CHECK_LAUNCH();
+}
+
+} // namespace frost::cuda::fused_align

@@ -1,0 +1,215 @@
+// The fused shift and rotation steps (alignment_fused.hpp) against the CPU estimator, and the
+// whole backend with and without them. GPU cases skip without a GPU.
+//
+// Bounds (block FFTs vs FFTW, everything else the same FROST_HD code):
+// * one shift step: the shift within 1e-3 px of CpuPairAligner::estimate_shift on the same
+//   aligned image, for 3 trajectories (the third alone in its block) from a non-identity pose
+//   and from the identity (`first`); the aligned image written for the next step within 1e-5
+//   (max abs / max) of CpuPairAligner::warp with the new pose;
+// * one rotation step: θ within 1e-3° of estimate_rotation, at 32, 64, 128 and 256 px
+//   (rings of N = 256 ... 2048);
+// * the CC of the on-the-fly warp within 1e-6 of warp + correlation on the CPU;
+// * end to end on the recovery fixture: the cuFFT pipeline (fused = false) keeps test 21's
+//   parity with the CPU (the fused default is covered by cuda_alignment_test.cpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "cuda_test_helpers.hpp"
+#include "frost/alignment/analytic_phantom.hpp"
+#include "frost/alignment/backend.hpp"
+#include "frost/alignment/directions.hpp"
+#include "frost/alignment/pair_aligner.hpp"
+#include "frost/cuda/alignment.hpp"
+#include "frost/cuda/alignment_fused.hpp"
+#include "frost/cuda/alignment_kernels.hpp"
+#include "frost/test/support.hpp"
+
+namespace frost::align {
+namespace {
+
+namespace fa = cuda::fused_align;
+using namespace test_helpers;
+
+constexpr double kShiftPx = 1e-3, kAngleDeg = 1e-3, kWarpRel = 1e-5, kCcAbs = 1e-6;
+
+/// Three noisy projections of one direction with different psi and shifts.
+std::vector<float> three_images(int x, const geom::EulerAngles& dir) {
+  const auto blobs = phantom_blobs(PhantomKind::Sharp);
+  std::vector<float> v(3 * std::size_t(x) * x);
+  for (int t = 0; t < 3; ++t) {
+    geom::EulerAngles p = dir;
+    p.psi = 25.0 + 40.0 * t;
+    float* img = v.data() + std::size_t(t) * x * x;
+    render_projection(blobs, x, p, 0.04 * x * (t - 1), -0.03 * x * t, img);
+    add_noise(img, std::size_t(x) * x, 1.0, 31u + static_cast<std::uint32_t>(t));
+  }
+  return v;
+}
+
+std::vector<float> reference(int x, const geom::EulerAngles& dir) {
+  std::vector<float> r(std::size_t(x) * x);
+  render_projection(phantom_blobs(PhantomKind::Sharp), x, dir, 0, 0, r.data());
+  return r;
+}
+
+std::vector<float> sin_cos_table(const PolarGrid& g, bool sine) {
+  std::vector<float> v(std::size_t(g.samples));
+  for (int k = 0; k < g.samples; ++k) {
+    const double phi = 2.0 * M_PI * k / g.samples;
+    v[std::size_t(k)] = static_cast<float>(sine ? std::sin(phi) : std::cos(phi));
+  }
+  return v;
+}
+
+TEST(CudaAlignFused, ShiftStepMatchesCpu) {
+  FROST_REQUIRE_GPU();
+  for (int x : {32, 64, 128}) {
+    const geom::EulerAngles dir{30, 60, 0};
+    const auto ref = reference(x, dir), raw = three_images(x, dir);
+    const std::size_t px = std::size_t(x) * x;
+    CpuPairAligner cpu(x, x);
+    ReferenceData rd;
+    cpu.prepare_reference(ref.data(), rd);
+
+    DeviceBuffer<float2> tw(std::size_t(x / 2)), spec(px);
+    fa::upload_twiddles(x, tw.data(), nullptr);
+    auto d_ref = upload(ref), d_raw = upload(raw);
+    fa::reference_spectra(d_ref.data(), x, tw.data(), spec.data(), 1, nullptr);
+    for (bool first : {false, true})
+      for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
+        std::vector<Pose2> start(3);
+        if (!first)
+          for (int t = 0; t < 3; ++t) start[std::size_t(t)] = pose_compose(pose_translation(0.7f * t, -1.1f), pose_rotation(20.0f + 40.0f * t));
+        auto d_poses = upload(start);
+        DeviceBuffer<float> d_aligned(3 * px);
+        fa::shift_step(d_raw.data(), spec.data(), tw.data(), x, x / 4, sub, first, d_poses.data(), d_aligned.data(), 3,
+                       nullptr);
+        const auto got = download(d_poses);
+        const auto aligned = download(d_aligned);
+        for (int t = 0; t < 3; ++t) {
+          const float* img = raw.data() + std::size_t(t) * px;
+          std::vector<float> current(px), want_aligned(px);
+          if (first) current.assign(img, img + px);
+          else cpu.warp(img, start[std::size_t(t)], current.data());
+          float dx, dy;
+          cpu.estimate_shift(rd, current.data(), x / 4, sub, dx, dy);
+          const Pose2 want = pose_compose(pose_translation(dx, dy), start[std::size_t(t)]);
+          const Pose2& g = got[std::size_t(t)];
+          const std::string what = "X " + std::to_string(x) + " t " + std::to_string(t) + " " + to_string(sub) +
+                                   (first ? " first" : "");
+          EXPECT_NEAR(g.a02, want.a02, kShiftPx) << what;
+          EXPECT_NEAR(g.a12, want.a12, kShiftPx) << what;
+          EXPECT_FLOAT_EQ(g.a00, want.a00) << what;
+          cpu.warp(img, g, want_aligned.data());
+          const std::vector<float> got_aligned(aligned.begin() + std::ptrdiff_t(t * px),
+                                               aligned.begin() + std::ptrdiff_t((t + 1) * px));
+          EXPECT_LE(max_rel(got_aligned, want_aligned), kWarpRel) << what;
+        }
+      }
+  }
+}
+
+TEST(CudaAlignFused, RotationStepMatchesCpu) {
+  FROST_REQUIRE_GPU();
+  for (int x : {32, 64, 128, 256}) {
+    const geom::EulerAngles dir{10, 40, 0};
+    const auto ref = reference(x, dir), raw = three_images(x, dir);
+    const std::size_t px = std::size_t(x) * x;
+    const PolarGrid g = make_polar_grid(x);
+    const int n = fa::ring_length(g.samples);
+    CpuPairAligner cpu(x, x);
+    ReferenceData rd;
+    cpu.prepare_reference(ref.data(), rd);
+
+    DeviceBuffer<float2> tw(std::size_t(n / 2)), rings(std::size_t(g.rings()) * n);
+    fa::upload_twiddles(n, tw.data(), nullptr);
+    auto d_ref = upload(ref), d_raw = upload(raw), d_sin = upload(sin_cos_table(g, true)),
+         d_cos = upload(sin_cos_table(g, false));
+    fa::reference_rings(d_ref.data(), g, d_sin.data(), d_cos.data(), tw.data(), rings.data(), 1, nullptr);
+    for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
+      auto d_poses = upload(std::vector<Pose2>(3));
+      fa::rotation_step(d_raw.data(), rings.data(), g, d_sin.data(), d_cos.data(), tw.data(), sub, d_poses.data(), 3,
+                        nullptr);
+      const auto got = download(d_poses);
+      for (int t = 0; t < 3; ++t) {
+        const float want = cpu.estimate_rotation(rd, raw.data() + std::size_t(t) * px, sub);
+        EXPECT_LE(angle_error(pose_parameters(got[std::size_t(t)]).psi, pose_parameters(pose_rotation(want)).psi),
+                  kAngleDeg)
+            << "X " << x << " ring length " << n << " t " << t << " " << to_string(sub);
+      }
+    }
+  }
+}
+
+TEST(CudaAlignFused, WarpedCorrelationMatchesCpu) {
+  FROST_REQUIRE_GPU();
+  constexpr int x = 64;
+  const geom::EulerAngles dir{50, 70, 0};
+  const auto ref = reference(x, dir), raw = three_images(x, dir);
+  const std::size_t px = std::size_t(x) * x;
+  CpuPairAligner cpu(x, x);
+  ReferenceData rd;
+  cpu.prepare_reference(ref.data(), rd);
+  std::vector<Pose2> poses(3);
+  for (int t = 0; t < 3; ++t) poses[std::size_t(t)] = pose_compose(pose_translation(1.5f, -0.5f * t), pose_rotation(33.0f * t));
+  auto d_ref = upload(ref), d_raw = upload(raw);
+  auto d_poses = upload(poses);
+  DeviceBuffer<double> d_stats(2);
+  DeviceBuffer<float> d_cc(3);
+  cuda::align_kernels::statistics(d_ref.data(), x * x, d_stats.data(), 1, nullptr);
+  cuda::align_kernels::correlation_warped(d_ref.data(), d_stats.data(), d_raw.data(), d_poses.data(), x, d_cc.data(), 3,
+                                          nullptr);
+  const auto cc = download(d_cc);
+  for (int t = 0; t < 3; ++t) {
+    std::vector<float> aligned(px);
+    cpu.warp(raw.data() + std::size_t(t) * px, poses[std::size_t(t)], aligned.data());
+    EXPECT_NEAR(cc[std::size_t(t)], cpu.correlation(rd, aligned.data()), kCcAbs) << "t " << t;
+  }
+}
+
+/// The cuFFT pipeline (every step unfused) keeps CPU parity on a small all-pairs run.
+TEST(CudaAlignFused, CufftPipelineMatchesFusedAndCpu) {
+  FROST_REQUIRE_GPU();
+  constexpr int x = 64, refs = 12, imgs = 30;
+  const auto dirs = fibonacci_directions(refs);
+  const auto blobs = phantom_blobs(PhantomKind::Sharp);
+  Image<float> r(Shape::image(x, x, refs)), im(Shape::image(x, x, imgs));
+  for (int k = 0; k < refs; ++k) render_projection(blobs, x, dirs[std::size_t(k)], 0, 0, r.data() + std::size_t(k) * x * x);
+  for (int i = 0; i < imgs; ++i) {
+    geom::EulerAngles p = dirs[std::size_t(i % refs)];
+    p.psi = 37.0 * i;
+    float* img = im.data() + std::size_t(i) * x * x;
+    render_projection(blobs, x, p, 2.0 * std::cos(i), 2.0 * std::sin(i), img);
+    add_noise(img, std::size_t(x) * x, 0.5, 500u + static_cast<std::uint32_t>(i));
+  }
+  AlignSettings s;
+  auto run = [&](AlignmentBackend& b) {
+    std::vector<PairResult> res(std::size_t(refs) * imgs);
+    b.align_all(r.cview(), im.cview(), s, res.data());
+    return res;
+  };
+  const auto cpu = run(*make_cpu_backend());
+  cuda::CudaAlignOptions o;
+  o.fused = false;
+  const auto unfused = run(*cuda::make_cuda_align_backend(o));
+  const auto fused = run(*cuda::make_cuda_align_backend({}));
+  int close = 0;
+  for (std::size_t k = 0; k < cpu.size(); ++k) {
+    const PoseParameters pc = pose_parameters(cpu[k].pose);
+    for (const auto* gpu : {&unfused, &fused}) {
+      const PoseParameters pg = pose_parameters((*gpu)[k].pose);
+      const bool ok = angle_error(pg.psi, pc.psi) <= 0.1 &&
+                      std::hypot(pg.shift_x - pc.shift_x, pg.shift_y - pc.shift_y) <= 0.05 &&
+                      std::abs((*gpu)[k].cc - cpu[k].cc) <= 1e-3;
+      close += ok ? 1 : 0;
+    }
+  }
+  // Every pair, not only the best ones: an FFT rounding difference may flip an integer peak of
+  // a poorly matching pair, so allow 2 % of pairs to differ.
+  EXPECT_GE(double(close) / double(2 * cpu.size()), 0.98);
+}
+
+} // namespace
+} // namespace frost::align
