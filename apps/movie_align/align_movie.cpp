@@ -267,7 +267,8 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
   facts.seconds["Total"] = since(start);
   if (!frames->device_times().empty()) log_info(frames->device_times());
   write_metadata(out.alignment, facts, gs, global, local ? &*local : nullptr, model);
-  if (!out.relion_motion.empty()) write_relion_motion(out.relion_motion, facts, model, o.max_local_rmsd_raw);
+  if (!out.relion_motion.empty())
+    write_relion_motion(out.relion_motion, facts, model, o.max_local_rmsd_raw, local ? &local->patches : nullptr);
 
   MovieSummary s;
   s.frames = count;

@@ -9,8 +9,52 @@
 
 namespace frost::movie_align {
 
+namespace {
+
+void add_hot_pixels(meta::MetadataFile& file, const MovieFacts& f) {
+  if (!f.hot_pixel_detection || f.hot_pixels.empty()) return;
+  std::vector<std::int64_t> x, y;
+  for (const auto& [px, py] : f.hot_pixels) {
+    x.push_back(px);
+    y.push_back(py);
+  }
+  meta::Block& hot = file.add_block("hot_pixels");
+  hot.set_column("rlnCoordinateX", x);
+  hot.set_column("rlnCoordinateY", y);
+}
+
+/// The shift to apply of a patch relative to the global one is -L_t; re-referenced to the first
+/// aligned frame it is (L_0 - L_t), scaled to raw px.
+void add_local_shifts(meta::MetadataFile& file, const motion::MotionModel& model,
+                      const std::vector<motion::PatchTrack>& patches) {
+  const double b = model.binning;
+  std::vector<std::int64_t> number;
+  std::vector<std::string> cx, cy, sx, sy;
+  for (const motion::PatchTrack& p : patches) {
+    if (p.residual.empty()) continue;
+    const motion::Vec2 l0 = p.residual.front();
+    for (std::size_t t = 0; t < p.residual.size(); ++t) {
+      number.push_back(model.first_frame + static_cast<std::int64_t>(t) + 1);
+      cx.push_back(meta::format_shortest(p.centre.x * b));
+      cy.push_back(meta::format_shortest(p.centre.y * b));
+      sx.push_back(meta::format_shortest(0.0 + (l0.x - p.residual[t].x) * b));
+      sy.push_back(meta::format_shortest(0.0 + (l0.y - p.residual[t].y) * b));
+    }
+  }
+  if (number.empty()) return;
+  meta::Block& block = file.add_block("local_shift");
+  block.set_column("rlnMicrographFrameNumber", number);
+  block.set_column("rlnCoordinateX", cx);
+  block.set_column("rlnCoordinateY", cy);
+  block.set_column("rlnMicrographShiftX", sx);
+  block.set_column("rlnMicrographShiftY", sy);
+}
+
+} // namespace
+
 meta::MetadataFile relion_motion_star(const MovieFacts& f, const motion::MotionModel& model,
-                                      const motion::RelionPolynomial* local) {
+                                      const motion::RelionPolynomial* local,
+                                      const std::vector<motion::PatchTrack>* patches) {
   meta::MetadataFile file(meta::Dialect::Relion31);
   {
     meta::Block& g = file.add_block("general", true);
@@ -66,17 +110,20 @@ meta::MetadataFile relion_motion_star(const MovieFacts& f, const motion::MotionM
     block.set_column("rlnMotionModelCoeffsIdx", index);
     block.set_column("rlnMotionModelCoeff", value);
   }
+  add_hot_pixels(file, f);
+  if (patches) add_local_shifts(file, model, *patches);
   return file;
 }
 
 std::optional<motion::RelionPolynomialFit> write_relion_motion(const std::string& path, const MovieFacts& facts,
-                                                               const motion::MotionModel& model, double warn_rmsd) {
+                                                               const motion::MotionModel& model, double warn_rmsd,
+                                                               const std::vector<motion::PatchTrack>* patches) {
   constexpr int kGrid = 16; // sample points per axis (movie-alignment.md §8.3)
   std::optional<motion::RelionPolynomialFit> fit;
   if (model.local)
     fit = motion::fit_relion_polynomial(motion::relion_polynomial_samples(
         model, static_cast<double>(facts.raw_x), static_cast<double>(facts.raw_y), kGrid));
-  relion_motion_star(facts, model, fit ? &fit->polynomial : nullptr).write(path);
+  relion_motion_star(facts, model, fit ? &fit->polynomial : nullptr, patches).write(path);
   if (!fit) {
     log_info("wrote " + path + " (global model: _rlnMotionModelVersion 0)");
     return fit;
