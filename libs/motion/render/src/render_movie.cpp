@@ -24,22 +24,44 @@ void check_render_request(int stack_first, int stack_count, const MotionModel& m
     throw_usage_error("--interp fourier applies one shift per frame; it needs a global-only motion model");
 }
 
-FrameSums render_movie(View<const float> frames, int stack_first, const MotionModel& model, SumRange range,
-                       InterpolationMethod method, const SumOptions& options) {
-  FROST_EXPECTS(frames.shape.z == 1, "render_movie: expects a stack of 2-D frames, got " + to_string(frames.shape));
-  check_render_request(stack_first, static_cast<int>(frames.shape.n), model, range, method);
+namespace {
+
+/// The render loop; frame_at(i) gives item i.
+template <class FrameAt>
+FrameSums render_items(FrameAt frame_at, index_t nx, index_t ny, int count, int stack_first, const MotionModel& model,
+                       SumRange range, InterpolationMethod method, const SumOptions& options) {
+  check_render_request(stack_first, count, model, range, method);
   const int last = range.first + range.count - 1;
-  const index_t nx = frames.shape.x, ny = frames.shape.y;
   FrameAccumulator sums(nx, ny, range.first, range.count, options);
   Image<float> aligned(Shape::image(nx, ny));
   for (int frame = range.first; frame <= last; ++frame) {
-    const View<const float> raw = frames.item(frame - stack_first);
+    const View<const float> raw = frame_at(frame - stack_first);
     const FrameShift shift = FrameShift::from_model(model, frame - model.first_frame, nx);
     warp_frame(raw, shift, method, aligned.view());
     sums.add_aligned(frame, aligned.cview());
     sums.add_unaligned(frame, raw);
   }
   return sums.finish();
+}
+
+} // namespace
+
+FrameSums render_movie(View<const float> frames, int stack_first, const MotionModel& model, SumRange range,
+                       InterpolationMethod method, const SumOptions& options) {
+  FROST_EXPECTS(frames.shape.z == 1, "render_movie: expects a stack of 2-D frames, got " + to_string(frames.shape));
+  return render_items([&](int i) { return frames.item(i); }, frames.shape.x, frames.shape.y,
+                      static_cast<int>(frames.shape.n), stack_first, model, range, method, options);
+}
+
+FrameSums render_movie(const FrameLoader& load, index_t nx, index_t ny, int count, int stack_first,
+                       const MotionModel& model, SumRange range, InterpolationMethod method, const SumOptions& options) {
+  Image<float> frame(Shape::image(nx, ny));
+  return render_items(
+      [&](int i) {
+        load(i, frame.data());
+        return frame.cview();
+      },
+      nx, ny, count, stack_first, model, range, method, options);
 }
 
 } // namespace frost::motion

@@ -6,6 +6,7 @@
 
 #include "frost/core/image.hpp"
 #include "frost/fft/spec.hpp"
+#include "frost/motion/frame_loader.hpp"
 #include "frost/motion/working_sizes.hpp"
 
 namespace frost::motion {
@@ -18,6 +19,11 @@ namespace frost::motion {
 /// @param filter lowpass_filter(sizes), or an empty view for H = 1
 /// @throw frost::Error(Usage) when a frame's size differs from sizes.frame.
 Image<fft::Complex> filtered_spectra(const std::vector<View<const float>>& frames, const WorkingSizes& sizes,
+                                     View<const float> filter);
+
+/// @brief The same for `count` frames of size `sizes.frame` made by `load` (each thread loads
+/// its frames into its own buffer): the same result as for the frames held in memory.
+Image<fft::Complex> filtered_spectra(int count, const FrameLoader& load, const WorkingSizes& sizes,
                                      View<const float> filter);
 
 } // namespace frost::motion

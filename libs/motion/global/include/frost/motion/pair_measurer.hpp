@@ -6,10 +6,12 @@
 /// host implementation runs FFTW on frames in RAM, the CUDA one (cuda/motion) cuFFT and kernels
 /// on frames resident on a GPU. Both run the same per-element rules (correlation_math.hpp) and
 /// finish every peak with refine_peak(), so their results agree within float rounding (§15.8).
+#include <utility>
 #include <vector>
 
 #include "frost/core/image.hpp"
 #include "frost/fft/spec.hpp"
+#include "frost/motion/frame_loader.hpp"
 #include "frost/motion/pair_correlation.hpp"
 #include "frost/motion/working_sizes.hpp"
 
@@ -44,6 +46,24 @@ public:
 
 private:
   std::vector<View<const float>> frames_;
+};
+
+/// @brief Frames made on demand by a FrameLoader (--low-memory): every call loads each frame
+/// once, with the results of HostPairMeasurer on the same frames.
+class StreamedPairMeasurer final : public PairMeasurer {
+public:
+  StreamedPairMeasurer(FrameLoader load, int count, Size2 size) : load_(std::move(load)), count_(count), size_(size) {}
+  int frame_count() const override { return count_; }
+  Size2 frame_size() const override { return size_; }
+  Image<fft::Complex> spectra(const WorkingSizes& sizes, View<const float> filter) override;
+  std::vector<PairMeasurement> measure_pairs(const WorkingSizes& sizes, View<const float> filter,
+                                             const std::vector<FramePair>& pairs,
+                                             const CorrelationOptions& options) override;
+
+private:
+  FrameLoader load_;
+  int count_;
+  Size2 size_;
 };
 
 /// The items (shape.n) of a stack of 2-D frames as frame views.

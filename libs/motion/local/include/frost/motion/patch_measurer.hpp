@@ -5,9 +5,12 @@
 /// against this interface; the host implementation fills each stack in RAM and measures it with
 /// FFTW (HostPairMeasurer), the CUDA one (cuda/motion) builds the stacks from frames resident on
 /// the GPU and measures batches of patches with cuFFT.
+#include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "frost/core/image.hpp"
+#include "frost/motion/frame_loader.hpp"
 #include "frost/motion/pair_correlation.hpp"
 #include "frost/motion/patch_stack.hpp"
 #include "frost/motion/working_sizes.hpp"
@@ -52,6 +55,32 @@ public:
 
 private:
   std::vector<View<const float>> frames_;
+};
+
+/// @brief Frames made on demand by a FrameLoader (--low-memory). Patches are measured in batches
+/// whose stacks fit `stack_bytes` (at least one patch per batch): for each batch every frame is
+/// loaded once and added to all its stacks (add_frame_to_patch_stack, frames in order), then the
+/// stacks are measured as HostPatchMeasurer measures them, so the results are the same.
+class StreamedPatchMeasurer final : public PatchMeasurer {
+public:
+  StreamedPatchMeasurer(FrameLoader load, int count, Size2 size, std::size_t stack_bytes)
+      : load_(std::move(load)), count_(count), size_(size), stack_bytes_(stack_bytes) {}
+  int frame_count() const override { return count_; }
+  Size2 frame_size() const override { return size_; }
+  std::vector<std::vector<PairMeasurement>> measure_patches(const PatchOffsets& offsets,
+                                                            const std::vector<PatchCorner>& corners, int patch_size,
+                                                            const WorkingSizes& sizes, View<const float> filter,
+                                                            const std::vector<FramePair>& pairs,
+                                                            const CorrelationOptions& options) override;
+  /// Frames loaded by the last measure_patches() (frames × batches), for tests.
+  long long frames_loaded() const { return frames_loaded_; }
+
+private:
+  FrameLoader load_;
+  int count_;
+  Size2 size_;
+  std::size_t stack_bytes_;
+  long long frames_loaded_ = 0;
 };
 
 } // namespace frost::motion

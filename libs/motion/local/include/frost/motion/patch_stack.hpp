@@ -41,4 +41,10 @@ PatchOffsets patch_offsets(const std::vector<Vec2>& shifts, int average);
 void fill_patch_stack(const std::vector<View<const float>>& frames, const PatchOffsets& offsets, int x0, int y0,
                       View<float> stack);
 
+/// @brief The share of frame `f` in fill_patch_stack: adds it to every item t whose window W(t)
+/// holds f. Calling it for f = 0, 1, ..., N-1 on a zeroed stack gives fill_patch_stack's result
+/// bit for bit (each item receives its frames in the same order), so a program can stream frames.
+void add_frame_to_patch_stack(View<const float> frame, int f, const PatchOffsets& offsets, int x0, int y0,
+                              View<float> stack);
+
 } // namespace frost::motion

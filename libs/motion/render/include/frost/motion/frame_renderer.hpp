@@ -4,6 +4,8 @@
 /// render_movie() computes from them. The host implementation is render_movie() on frames in RAM;
 /// the CUDA one (cuda/motion) warps, sums and dose-weights frames resident on a GPU with the
 /// per-pixel rules of warp_math.hpp.
+#include <utility>
+
 #include "frost/core/image.hpp"
 #include "frost/motion/frame_accumulator.hpp"
 #include "frost/motion/interpolation_method.hpp"
@@ -33,6 +35,23 @@ public:
 private:
   View<const float> frames_;
   int first_;
+};
+
+/// @brief Frames made on demand by a FrameLoader (--low-memory): render_movie() loading each
+/// summed frame once.
+class StreamedFrameRenderer final : public FrameRenderer {
+public:
+  StreamedFrameRenderer(FrameLoader load, index_t nx, index_t ny, int count, int stack_first)
+      : load_(std::move(load)), nx_(nx), ny_(ny), count_(count), first_(stack_first) {}
+  FrameSums render(const MotionModel& model, SumRange range, InterpolationMethod method,
+                   const SumOptions& options) override {
+    return render_movie(load_, nx_, ny_, count_, first_, model, range, method, options);
+  }
+
+private:
+  FrameLoader load_;
+  index_t nx_, ny_;
+  int count_, first_;
 };
 
 /// @brief The checks render_movie() makes before any work, for other renderers: `range` inside

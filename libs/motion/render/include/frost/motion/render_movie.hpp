@@ -5,6 +5,7 @@
 /// same loop themselves with FrameShift, warp_frame and FrameAccumulator.
 #include "frost/core/image.hpp"
 #include "frost/motion/frame_accumulator.hpp"
+#include "frost/motion/frame_loader.hpp"
 #include "frost/motion/interpolation_method.hpp"
 #include "frost/motion/motion_model.hpp"
 
@@ -21,5 +22,10 @@ struct SumRange {
 /// Fourier interpolation with a local model.
 FrameSums render_movie(View<const float> frames, int stack_first, const MotionModel& model, SumRange range,
                        InterpolationMethod method, const SumOptions& options);
+
+/// @brief The same for `count` frames of `nx` x `ny` made by `load` (item i = absolute frame
+/// stack_first + i), each loaded once when the loop reaches it: the same result.
+FrameSums render_movie(const FrameLoader& load, index_t nx, index_t ny, int count, int stack_first,
+                       const MotionModel& model, SumRange range, InterpolationMethod method, const SumOptions& options);
 
 } // namespace frost::motion
