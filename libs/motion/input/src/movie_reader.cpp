@@ -1,13 +1,8 @@
 // Frame loading: open the movie, prepare the references once, then decode frames in parallel.
 #include "frost/motion/movie_reader.hpp"
 
-#include <cmath>
 #include <algorithm>
-#include <exception>
-#include <mutex>
 
-#include "frost/core/error.hpp"
-#include "frost/core/host_buffer.hpp"
 #include "frost/core/log.hpp"
 #include "frost/core/threads.hpp"
 #include "frost/io/eer_reader.hpp"
@@ -15,108 +10,10 @@
 #include "frost/io/image_ref.hpp"
 #include "frost/io/mrc_codec.hpp"
 #include "frost/io/mrc_reader.hpp"
-#include "frost/motion/defects.hpp"
-#include "frost/motion/fourier_binning.hpp"
-#include "frost/motion/frame_correction.hpp"
 #include "frost/motion/reference_images.hpp"
+#include "movie_reader_impl.hpp"
 
 namespace frost::motion {
-
-namespace {
-
-/// Bad pixels are replaced from a wider window on EER grids, whose defects come in blocks.
-constexpr int kBadPixelRadius = 2;
-constexpr int kBadPixelRadiusEer = 4;
-
-/// Runs body(t) for t in [0, n) on `threads` OpenMP threads; the first exception is rethrown.
-/// `body` also gets the thread's work buffer, made by make_buffer() once per thread.
-template <class MakeBuffer, class Body>
-void parallel_frames(index_t n, int threads, MakeBuffer make_buffer, Body body) {
-  std::exception_ptr failure;
-  std::mutex mutex;
-#pragma omp parallel num_threads(threads)
-  {
-    auto buffer = make_buffer();
-#pragma omp for schedule(dynamic, 1)
-    for (index_t t = 0; t < n; ++t) {
-      {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (failure) continue;
-      }
-      try {
-        body(t, buffer);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-      }
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
-}
-
-} // namespace
-
-struct MovieReader::Impl {
-  MovieReadOptions options;
-  std::string path;
-  std::unique_ptr<io::ImageSource> source;
-  bool eer = false;
-  index_t first = 0, count = 0;
-  index_t raw_w = 0, raw_h = 0;
-  Image<float> gain, dark;
-  Image<std::uint8_t> mask;
-  std::unique_ptr<BadPixelFiller> filler;
-  std::unique_ptr<FourierBinner> binner;
-  HotPixelReport hot;
-  int threads = 1;
-  bool float_samples = false; ///< float32/float16 frames, which can hold NaN or Inf
-
-  /// A NaN or Inf pixel would spread through every FFT of the alignment and end in the
-  /// micrograph: an input error, naming the frame (1-based, as in the file).
-  void reject_non_finite(const float* raw, index_t t) const {
-    const index_t n = raw_pixels();
-    for (index_t i = 0; i < n; ++i)
-      if (!std::isfinite(raw[i]))
-        throw_input_error(path, non_finite_frame_problem(first + t) + " (the first at x " + std::to_string(i % raw_w) +
-                                    ", y " + std::to_string(i / raw_w) + ")");
-  }
-
-  index_t raw_pixels() const { return raw_w * raw_h; }
-  index_t binned_pixels() const { return binner->out_width() * binner->out_height(); }
-  /// Decode frame t into `raw` (raw_pixels() floats) and apply dark and gain.
-  void load_corrected(index_t t, float* raw) const {
-    source->read(first + t, raw);
-    if (float_samples) reject_non_finite(raw, t);
-    correct_frame(raw, raw_pixels(), dark.size() ? dark.data() : nullptr, gain.size() ? gain.data() : nullptr);
-  }
-  void fill_bad(float* raw, index_t t) const {
-    if (filler) filler->fill(raw, first + t);
-  }
-  /// Raw-size work buffer for binning (scratch_floats() floats, 64-byte aligned).
-  HostBuffer<float> work_buffer() const {
-    return binner->identity() ? HostBuffer<float>() : HostBuffer<float>(static_cast<std::size_t>(binner->scratch_floats()));
-  }
-  /// Corrected, filled and binned frame t into `out`; `work` from work_buffer().
-  void load_frame(index_t t, float* out, HostBuffer<float>& work) const {
-    if (binner->identity()) {
-      load_corrected(t, out);
-      fill_bad(out, t);
-      return;
-    }
-    load_corrected(t, work.data());
-    fill_bad(work.data(), t);
-    binner->apply_in_place(work.data(), out);
-  }
-  void rebuild_filler() {
-    filler.reset();
-    if (count_bad(mask.cview()) > 0)
-      filler = std::make_unique<BadPixelFiller>(mask.cview(), eer ? kBadPixelRadiusEer : kBadPixelRadius, options.seed);
-  }
-  void open_source();
-  void select_frames();
-  void prepare_references();
-  Image<float> read_with_hot_pixels();
-};
 
 void MovieReader::Impl::open_source() {
   eer = io::file_extension(path) == "eer";
@@ -176,6 +73,14 @@ void MovieReader::Impl::prepare_references() {
   else filler.reset();
 }
 
+void MovieReader::Impl::detect_hot(View<const float> sum) {
+  hot = detect_hot_pixels(sum, options.hot_pixel_sigma, mask);
+  log_info(path + ": " + std::to_string(hot.count) + " hot pixel(s) above " + std::to_string(hot.threshold) +
+           " (mean " + std::to_string(hot.mean) + " + " + std::to_string(options.hot_pixel_sigma) + " x sigma " +
+           std::to_string(hot.sigma) + " of the unaligned sum)");
+  rebuild_filler();
+}
+
 Image<float> MovieReader::Impl::read_with_hot_pixels() {
   const index_t n = raw_pixels();
   Image<float> result(Shape{binner->out_width(), binner->out_height(), 1, count});
@@ -186,7 +91,7 @@ Image<float> MovieReader::Impl::read_with_hot_pixels() {
     raw_store = Image<float>(Shape{raw_w, raw_h, 1, count});
     raw = raw_store.data();
   }
-  parallel_frames(count, threads, [] { return 0; }, [&](index_t t, int) { load_corrected(t, raw + t * n); });
+  detail::parallel_frames(count, threads, [] { return 0; }, [&](index_t t, int) { load_corrected(t, raw + t * n); });
 
   // Unaligned sum, frame order fixed per pixel: the same for any thread count.
   // Blocks of pixels, frames in the inner-but-one loop so that memory is read in order.
@@ -202,13 +107,9 @@ Image<float> MovieReader::Impl::read_with_hot_pixels() {
     }
     for (index_t i = 0; i < len; ++i) sum[b0 + i] = static_cast<float>(acc[i]);
   }
-  hot = detect_hot_pixels(sum.cview(), options.hot_pixel_sigma, mask);
-  log_info(path + ": " + std::to_string(hot.count) + " hot pixel(s) above " + std::to_string(hot.threshold) +
-           " (mean " + std::to_string(hot.mean) + " + " + std::to_string(options.hot_pixel_sigma) + " x sigma " +
-           std::to_string(hot.sigma) + " of the unaligned sum)");
-  rebuild_filler();
+  detect_hot(sum.cview());
 
-  parallel_frames(
+  detail::parallel_frames(
       count, threads, [&] { return work_buffer(); },
       [&](index_t t, HostBuffer<float>& work) {
         float* frame = raw + t * n;
@@ -291,7 +192,7 @@ Image<float> MovieReader::read_all() {
   if (m.options.hot_pixel_sigma > 0) return m.read_with_hot_pixels();
   Image<float> result(Shape{m.binner->out_width(), m.binner->out_height(), 1, m.count});
   const index_t per_frame = m.binned_pixels();
-  parallel_frames(
+  detail::parallel_frames(
       m.count, m.threads, [&] { return m.work_buffer(); },
       [&](index_t t, HostBuffer<float>& work) { m.load_frame(t, result.data() + t * per_frame, work); });
   return result;

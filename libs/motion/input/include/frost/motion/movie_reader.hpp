@@ -100,6 +100,7 @@ public:
   Image<float> read_all();
 
 private:
+  friend class CountFrames; // --low-memory: count_frames.hpp
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
