@@ -163,11 +163,14 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
   const motion::SumRange range = sum_range(movie, o, first, count);
   // The frames where the device holds them: host RAM (--device cpu) or the GPU, which takes MRC
   // frames as their stored bytes and decodes them itself, other frames decoded on CPU threads
-  // while uploading (movie-alignment.md §10.1).
-  const std::unique_ptr<LoadedMovie> frames =
-      o.gpu >= 0 ? gpu_movie(reader, o.gpu, o.gpu_memory_fraction, o.read.hot_pixel_sigma > 0, std::move(gpu_ready),
-                            o.tuning)
-                 : host_movie(reader.read_all(), first);
+  // while uploading (movie-alignment.md §10.1); with --low-memory on the CPU, integer counts
+  // corrected whenever a stage reads a frame (§4.5).
+  std::unique_ptr<LoadedMovie> frames;
+  if (o.gpu >= 0)
+    frames = gpu_movie(reader, o.gpu, o.gpu_memory_fraction, o.read.hot_pixel_sigma > 0, std::move(gpu_ready), o.tuning);
+  else if (o.low_memory)
+    frames = low_memory_movie(reader, first);
+  if (!frames) frames = host_movie(reader.read_all(), first);
   const Shape frame_shape = reader.frame_shape();
   facts.seconds["Load"] = since(t);
   facts.hot_pixel_detection = o.read.hot_pixel_sigma > 0;

@@ -68,6 +68,8 @@ void define_align_options(cli::Params& p) {
       .in_section(kMovie);
   p.real("--hot-pixel-sigma", 0.0, "replace pixels of the unaligned sum above mean + k sigma (0 = off)")
       .at_least(0).in_section(kMovie);
+  p.flag("--low-memory", "keep integer movies as their counts and apply dark/gain when a stage reads a frame "
+                         "(CPU; the same results)").alias("--low_memory").in_section(kMovie);
   p.choice("--tiff-flip-y", "yes", {"yes", "no"}, "flip TIFF rows on read (IMOD/SerialEM/RELION); no = Xmipp")
       .in_section(kMovie);
   p.choice("--tiff-4bit", "auto", {"yes", "no", "auto"}, "4-bit packed TIFF pages (auto: by the known camera sizes)")
@@ -246,6 +248,7 @@ AlignOptions align_options(const cli::Params& p) {
   o.float16 = p.flag_value("--float16");
   o.overwrite = p.flag_value("--overwrite");
   o.gpu_memory_fraction = p.get_real("--gpu-mem-fraction");
+  o.low_memory = p.flag_value("--low-memory");
   o.tuning = tuning::tuning_options_from(p);
   return o;
 }

@@ -53,6 +53,7 @@ struct AlignOptions {
   bool overwrite = false;              ///< batch mode: redo movies whose outputs exist
   int gpu = -1;                        ///< --device <id>: CUDA device (-1 = the CPU)
   double gpu_memory_fraction = 0.9;    ///< --gpu-mem-fraction
+  bool low_memory = false;             ///< --low-memory: integer counts in RAM, corrected on the fly (§4.5)
   tuning::TuningOptions tuning;        ///< --tune ... (autotuning.md §10.1): the GPU kernels' launches from the cache
 };
 

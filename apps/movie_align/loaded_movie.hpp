@@ -30,6 +30,13 @@ public:
 /// Frames in host memory (item i = absolute frame `first` + i); takes ownership of `frames`.
 std::unique_ptr<LoadedMovie> host_movie(Image<float> frames, int first);
 
+/// @brief --low-memory on the CPU: the selected frames of `reader` (which must outlive the
+/// result) kept as integer counts and corrected whenever a stage reads them, with the results of
+/// host_movie(reader.read_all(), first) bit for bit; logs the memory saved. nullptr (after a
+/// note) when the movie is not stored as integers of at most 16 bits or the counts would not be
+/// smaller than the binned float frames: use host_movie().
+std::unique_ptr<LoadedMovie> low_memory_movie(motion::MovieReader& reader, int first);
+
 /// @brief Starts the start-up work of CUDA device `gpu` (context, FFT planner) on another
 /// thread, so that it overlaps opening the movie; gpu_movie() waits for it. Errors
 /// are left to gpu_movie(), which reports them. A no-op in builds without CUDA.

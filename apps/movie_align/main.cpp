@@ -51,6 +51,9 @@ protected:
     options.gpu = choice.gpu;
     log_info(choice.why);
     if (options.gpu < 0) tuning::note_tuning_ignored_on_cpu(options.tuning);
+    if (options.low_memory && options.gpu >= 0)
+      log_info("--low-memory: the GPU path already reads MRC frames as their stored bytes and decodes them on the "
+               "device; the option changes nothing there");
     const OutputPaths outputs = output_paths(params());
     const std::string input = params().get_text("-i");
     if (is_movie_list(input)) {
