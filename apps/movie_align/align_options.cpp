@@ -1,8 +1,10 @@
 #include "align_options.hpp"
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "fft_storage.hpp"
 #include "frost/core/error.hpp"
 #include "frost/picture/png.hpp"
 #include "frost/tuning/options.hpp"
@@ -48,6 +50,10 @@ void define_align_options(cli::Params& p) {
   p.flag("--overwrite", "batch mode: align movies whose outputs already exist").in_section(kIo);
   p.real("--gpu-mem-fraction", 0.9, "fraction of the free GPU memory the batches may use (GPU only)")
       .range(0.05, 1.0).in_section("Execution");
+  p.text_optional("--storage", "persistent FFT cache (FFTW wisdom; Xmipp --storage), default $FROST_STORAGE: a "
+                               "directory, or a file name such as Scipion's <extra>/fftBenchmark.txt, which puts the "
+                               "cache in the frost-cache folder beside it")
+      .meta("path").in_section("Execution");
 
   p.real("--sampling", 0.0, "raw pixel size Ts [A/px]; 0 = from the movie header").alias("--angpix")
       .alias("--sampling_rate").at_least(0).in_section(kMovie);
@@ -249,6 +255,8 @@ AlignOptions align_options(const cli::Params& p) {
   o.overwrite = p.flag_value("--overwrite");
   o.gpu_memory_fraction = p.get_real("--gpu-mem-fraction");
   o.low_memory = p.flag_value("--low-memory");
+  const char* storage_env = std::getenv("FROST_STORAGE");
+  o.storage = storage_directory(p.given("--storage") ? p.get_text("--storage") : storage_env ? storage_env : "");
   o.tuning = tuning::tuning_options_from(p);
   return o;
 }

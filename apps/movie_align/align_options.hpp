@@ -54,6 +54,7 @@ struct AlignOptions {
   int gpu = -1;                        ///< --device <id>: CUDA device (-1 = the CPU)
   double gpu_memory_fraction = 0.9;    ///< --gpu-mem-fraction
   bool low_memory = false;             ///< --low-memory: integer counts in RAM, corrected on the fly (§4.5)
+  std::string storage;                 ///< --storage resolved to the FFT cache directory ("" = none)
   tuning::TuningOptions tuning;        ///< --tune ... (autotuning.md §10.1): the GPU kernels' launches from the cache
 };
 

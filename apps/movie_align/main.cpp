@@ -9,6 +9,7 @@
 #include "align_options.hpp"
 #include "batch.hpp"
 #include "device_choice.hpp"
+#include "fft_storage.hpp"
 #include "frost/cli/program.hpp"
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
@@ -56,11 +57,15 @@ protected:
                "device; the option changes nothing there");
     const OutputPaths outputs = output_paths(params());
     const std::string input = params().get_text("-i");
+    const FftStorage storage(options.storage);
     if (is_movie_list(input)) {
       check_batch_patterns(outputs);
-      return run_batch(read_movie_list(input), options, outputs);
+      const int status = run_batch(read_movie_list(input), options, outputs);
+      storage.save();
+      return status;
     }
     const MovieSummary s = align_movie(input, options, outputs);
+    storage.save();
     std::printf("%s: %d frames aligned, reference frame %d, %s model, last-frame shift (%.3f, %.3f) px, %.2f s\n",
                 input.c_str(), s.frames, s.reference, s.local_model ? "B-spline" : "global", s.last_shift_raw.x,
                 s.last_shift_raw.y, s.seconds);
