@@ -27,10 +27,26 @@ __device__ inline float2 cmul_conj(float2 a, float2 b) { // a · conj(b)
 /// Position of frequency k in the bit-reversed order of an n = 2^log2n transform (an involution).
 __device__ inline int bit_reverse(int k, int log2n) { return static_cast<int>(__brev(static_cast<unsigned>(k)) >> (32 - log2n)); }
 
+/// v · W_{2d}^j (forward, W_m = exp(−2πi/m)) or v · conj(W_{2d}^j) (inverse) for d in {1, 2, 4},
+/// j < d; d and j are compile-time constants after unrolling, so only the multiplications by
+/// exp(∓iπ/4) remain.
+template <bool Forward>
+__device__ inline float2 twiddle_const(float2 v, int d, int j) {
+  constexpr float r = 0.70710678118654752f;
+  if (d == 1 || j == 0) return v;
+  if (d == 2 || j == 2) return Forward ? make_float2(v.y, -v.x) : make_float2(-v.y, v.x); // ∓i
+  if (j == 1) return Forward ? make_float2((v.x + v.y) * r, (v.y - v.x) * r) : make_float2((v.x - v.y) * r, (v.x + v.y) * r);
+  return Forward ? make_float2((v.y - v.x) * r, -(v.x + v.y) * r) : make_float2(-(v.x + v.y) * r, (v.x - v.y) * r);
+}
+
 /// One pass of L radix-2 stages on count = 2^log2count sequences of n = 2^log2n complex values;
-/// element e of sequence s lives at data[s·seq_stride + e·elem_stride]. Forward (DIF): spans span, span/2,
-/// ..., span/2^(L−1); inverse (DIT): spans span, 2·span, ..., span·2^(L−1). `tw` holds
-/// exp(−2πik/n), k < n/2.
+/// element e of sequence s lives at data[s·seq_stride + e·elem_stride]. Forward (DIF): spans
+/// span, span/2, ..., span/2^(L−1); inverse (DIT): spans span, 2·span, ..., span·2^(L−1). `tw`
+/// holds exp(−2πik/n), k < n/2.
+///
+/// The elements of one work item are base + m·h (h the smallest span, base mod h = b0), so the
+/// twiddle of a butterfly at stage span st is W_{2st}^(b0 + j·h) = W_{2st}^b0 · W_{2d}^j with d =
+/// st / h: one table read per stage and item, the rest constants (and none at all when h = 1).
 template <int L, bool Forward>
 __device__ void fft_pass(float2* data, int log2n, int log2count, int seq_stride, int elem_stride, int span,
                          const float2* tw) {
@@ -40,27 +56,30 @@ __device__ void fft_pass(float2* data, int log2n, int log2count, int seq_stride,
   const int items = 1 << (log2n - L + log2count);
   for (int w = threadIdx.x; w < items; w += blockDim.x) {
     const int s = w & ((1 << log2count) - 1), g = w >> log2count;
-    const int base = ((g >> log2h) << (log2h + L)) + (g & (h_min - 1));
+    const int b0 = g & (h_min - 1);
+    const int base = ((g >> log2h) << (log2h + L)) + b0;
     float2* p = data + s * seq_stride;
     float2 v[R];
 #pragma unroll
     for (int m = 0; m < R; ++m) v[m] = p[(base + m * h_min) * elem_stride];
 #pragma unroll
     for (int l = 0; l < L; ++l) {
-      const int dist = Forward ? R >> (l + 1) : 1 << l; // partner distance in v
+      const int dist = Forward ? R >> (l + 1) : 1 << l; // partner distance in v, and d above
       const int st = Forward ? span >> l : span << l;   // the stage's span in elements
-      const int tw_shift = log2n - __ffs(st); // W_{2st}^pos = tw[pos · n / (2 st)]
+      const float2 wr = h_min > 1 ? tw[b0 << (log2n - __ffs(st))] : make_float2(1, 0);
 #pragma unroll
       for (int m = 0; m < R; ++m) {
         if (m & dist) continue;
-        const int e = base + m * h_min;
-        const float2 w2 = tw[(e & (st - 1)) << tw_shift];
+        const int j = m & (dist - 1);
         const float2 a = v[m], b = v[m + dist];
         if (Forward) {
           v[m] = make_float2(a.x + b.x, a.y + b.y);
-          v[m + dist] = cmul(make_float2(a.x - b.x, a.y - b.y), w2);
+          float2 d = make_float2(a.x - b.x, a.y - b.y);
+          if (h_min > 1) d = cmul(d, wr);
+          v[m + dist] = twiddle_const<true>(d, dist, j);
         } else {
-          const float2 t = cmul_conj(b, w2);
+          float2 t = twiddle_const<false>(b, dist, j);
+          if (h_min > 1) t = cmul_conj(t, wr);
           v[m] = make_float2(a.x + t.x, a.y + t.y);
           v[m + dist] = make_float2(a.x - t.x, a.y - t.y);
         }

@@ -23,6 +23,7 @@ namespace bf = block_fft;
 
 constexpr unsigned kFull = 0xffffffffu;
 
+
 int log2_exact(int n) {
   int l = 0;
   while ((1 << l) < n) ++l;
@@ -80,6 +81,25 @@ __device__ void block_argmax2(float& va, int& ia, float& vb, int& ib, float* sv,
   __syncthreads();
 }
 
+/// Pixel (i, j) of work item e of an X × X loop (X a power of two >= 8): each warp takes a tile
+/// of 8 × 4 pixels, so the bilinear reads of a rotated image touch a few cache lines per load
+/// instead of one per lane (a row of 32 pixels spans up to 32 source rows).
+__device__ void tile_pixel(int e, int log2x, int& i, int& j) {
+  const int lane = e & 31, tile = e >> 5, tiles_per_row_log2 = log2x - 3;
+  i = ((tile & ((1 << tiles_per_row_log2) - 1)) << 3) + (lane & 7);
+  j = ((tile >> tiles_per_row_log2) << 2) + (lane >> 3);
+}
+
+/// Ring q and sample k of work item e of a chunk (2^log2chunk rings of 2^log2n samples): each
+/// warp takes 2 neighbouring rings x 16 neighbouring samples, a compact patch of the image whose
+/// stores (rows N + 1 apart) hit distinct banks in each half-warp.
+__device__ void ring_tile(int e, int log2n, int log2chunk, int& q, int& k) {
+  const int rows_log2 = log2chunk < 1 ? log2chunk : 1, cols_log2 = 5 - rows_log2;
+  const int lane = e & 31, tile = e >> 5, tiles_per_ring_log2 = log2n - cols_log2;
+  k = ((tile & ((1 << tiles_per_ring_log2) - 1)) << cols_log2) + (lane & ((1 << cols_log2) - 1));
+  q = ((tile >> tiles_per_ring_log2) << rows_log2) + (lane >> cols_log2);
+}
+
 /// Component c (0 = A = real part, 1 = B = imaginary part) of a complex value.
 __device__ float part(float2 v, int c) { return c == 0 ? v.x : v.y; }
 
@@ -129,7 +149,7 @@ __global__ void reference_rings_kernel(const float* __restrict__ refs, align::Po
 }
 
 // Two trajectories per block (2·blockIdx.x and the next one, which may not exist).
-__global__ void shift_step_kernel(const float* __restrict__ raw, const float2* __restrict__ ref, int x, int log2x,
+__global__ void __launch_bounds__(1024) shift_step_kernel(const float* __restrict__ raw, const float2* __restrict__ ref, int x, int log2x,
                                   int radius, Subpixel sub, bool first, Pose2* poses, float* __restrict__ aligned,
                                   int count, const float2* __restrict__ tw_g) {
   extern __shared__ float2 sm[];
@@ -151,11 +171,12 @@ __global__ void shift_step_kernel(const float* __restrict__ raw, const float2* _
   const float* ra = raw + std::size_t(t0) * pixels;
   const float* rb = ra + pixels;
   for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
-    const int i = e & (x - 1), j = e >> log2x;
+    int i, j;
+    tile_pixel(e, log2x, i, j);
     float a, b = 0;
     if (first) {
-      a = ra[e];
-      if (has_b) b = rb[e];
+      a = ra[j * x + i];
+      if (has_b) b = rb[j * x + i];
     } else {
       a = align::warp_pixel(ra, x, x, inv[0], i, j);
       if (has_b) b = align::warp_pixel(rb, x, x, inv[1], i, j);
@@ -184,8 +205,19 @@ __global__ void shift_step_kernel(const float* __restrict__ raw, const float2* _
     }
   }
   __syncthreads();
-  bf::inverse(data, log2x, log2x, 1, pitch, tw);
-  bf::inverse(data, log2x, log2x, pitch, 1, tw);
+  bf::inverse(data, log2x, log2x, 1, pitch, tw); // columns: every row now in natural order
+  // Rows: only those the peak search and its refinement read (|dy| <= radius + 1).
+  const int lo = x / 2 - radius - 1, need = 2 * radius + 3;
+  if (lo < 0 || lo + need > x) {
+    bf::inverse(data, log2x, log2x, pitch, 1, tw);
+  } else {
+    for (int done = 0; done < need;) {
+      int l = 0;
+      while ((2 << l) <= need - done) ++l; // the largest power of two <= the rows left
+      bf::inverse(data + (lo + done) * pitch, log2x, l, pitch, 1, tw);
+      done += 1 << l;
+    }
+  }
 
   // Integer peaks in the disc |d| <= radius (ties: lowest linear index), as shift_peak.
   const int cx = x / 2, cy = x / 2;
@@ -233,9 +265,10 @@ __global__ void shift_step_kernel(const float* __restrict__ raw, const float2* _
   __syncthreads();
   float* da = aligned + std::size_t(t0) * pixels;
   for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
-    const int i = e & (x - 1), j = e >> log2x;
-    da[e] = align::warp_pixel(ra, x, x, inv[0], i, j);
-    if (has_b) da[pixels + e] = align::warp_pixel(rb, x, x, inv[1], i, j);
+    int i, j;
+    tile_pixel(e, log2x, i, j);
+    da[j * x + i] = align::warp_pixel(ra, x, x, inv[0], i, j);
+    if (has_b) da[pixels + j * x + i] = align::warp_pixel(rb, x, x, inv[1], i, j);
   }
 }
 
@@ -264,7 +297,8 @@ __global__ void rotation_step_kernel(const float* __restrict__ img, const float2
   for (int q0 = 0; q0 < rings; q0 += chunk) {
     __syncthreads(); // the previous chunk has been summed
     for (int e = threadIdx.x; e < chunk * n; e += blockDim.x) {
-      const int q = e >> log2n, k = e & (n - 1);
+      int q, k;
+      ring_tile(e, log2n, log2chunk, q, k);
       float a = 0, b = 0;
       if (q0 + q < rings && k < s) {
         const int r = g.first_ring + q0 + q;
@@ -315,6 +349,10 @@ __global__ void rotation_step_kernel(const float* __restrict__ img, const float2
 }
 
 int threads_for(int work) { return std::max(32, std::min(512, work / 8)); }
+
+/// The shift step holds one block per SM (its X·(X+1) complex values): up to 1024 threads, so
+/// that enough warps hide the latency of the warps' scattered reads.
+int shift_threads(int x) { return std::max(32, std::min(1024, x * x / 16)); }
 
 std::size_t shift_smem(int x) { return (std::size_t(x) * (x + 1) + std::size_t(x / 2)) * sizeof(float2); }
 std::size_t rings_smem(int n, int chunk, bool with_sum) {
@@ -373,7 +411,7 @@ void shift_step(const float* raw, const float2* ref_spectrum, const float2* tw, 
   FROST_EXPECTS(shift_supported(x), "fused shift_step: unsupported size");
   const std::size_t smem = shift_smem(x);
   allow_smem(shift_step_kernel, smem);
-  shift_step_kernel<<<(count + 1) / 2, threads_for(x * x), smem, s>>>(raw, ref_spectrum, x, log2_exact(x), radius,
+  shift_step_kernel<<<(count + 1) / 2, shift_threads(x), smem, s>>>(raw, ref_spectrum, x, log2_exact(x), radius,
                                                                       subpixel, first, poses, aligned, count, tw);
   FROST_CHECK_LAUNCH();
 }
