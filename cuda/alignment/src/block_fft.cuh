@@ -49,7 +49,7 @@ __device__ inline float2 twiddle_const(float2 v, int d, int j) {
 /// st / h: one table read per stage and item, the rest constants (and none at all when h = 1).
 template <int L, bool Forward>
 __device__ void fft_pass(float2* data, int log2n, int log2count, int seq_stride, int elem_stride, int span,
-                         const float2* tw) {
+                         const float2* tw, int len) {
   constexpr int R = 1 << L;
   const int h_min = Forward ? span >> (L - 1) : span;
   const int log2h = __ffs(h_min) - 1;
@@ -61,7 +61,7 @@ __device__ void fft_pass(float2* data, int log2n, int log2count, int seq_stride,
     float2* p = data + s * seq_stride;
     float2 v[R];
 #pragma unroll
-    for (int m = 0; m < R; ++m) v[m] = p[(base + m * h_min) * elem_stride];
+    for (int m = 0; m < R; ++m) v[m] = base + m * h_min < len ? p[(base + m * h_min) * elem_stride] : make_float2(0, 0);
 #pragma unroll
     for (int l = 0; l < L; ++l) {
       const int dist = Forward ? R >> (l + 1) : 1 << l; // partner distance in v, and d above
@@ -91,18 +91,21 @@ __device__ void fft_pass(float2* data, int log2n, int log2count, int seq_stride,
   __syncthreads();
 }
 
-/// Forward DIF transforms (natural in, bit-reversed out) of 2^log2count sequences; ends synchronised.
+/// Forward DIF transforms (natural in, bit-reversed out) of 2^log2count sequences; ends
+/// synchronised. Elements at index >= len are taken as zero without being read (zero-padded
+/// rings: the first pass reads only the samples).
 __device__ inline void forward(float2* data, int log2n, int log2count, int seq_stride, int elem_stride,
-                               const float2* tw) {
+                               const float2* tw, int len = 1 << 30) {
   int span = (1 << log2n) >> 1;
   int left = log2n;
   while (left > 0) {
     const int l = left >= 3 ? 3 : left;
-    if (l == 3) fft_pass<3, true>(data, log2n, log2count, seq_stride, elem_stride, span, tw);
-    else if (l == 2) fft_pass<2, true>(data, log2n, log2count, seq_stride, elem_stride, span, tw);
-    else fft_pass<1, true>(data, log2n, log2count, seq_stride, elem_stride, span, tw);
+    if (l == 3) fft_pass<3, true>(data, log2n, log2count, seq_stride, elem_stride, span, tw, len);
+    else if (l == 2) fft_pass<2, true>(data, log2n, log2count, seq_stride, elem_stride, span, tw, len);
+    else fft_pass<1, true>(data, log2n, log2count, seq_stride, elem_stride, span, tw, len);
     span >>= l;
     left -= l;
+    len = 1 << 30; // later passes read what the first one wrote
   }
 }
 
@@ -113,9 +116,9 @@ __device__ inline void inverse(float2* data, int log2n, int log2count, int seq_s
   int left = log2n;
   while (left > 0) {
     const int l = left >= 3 ? 3 : left;
-    if (l == 3) fft_pass<3, false>(data, log2n, log2count, seq_stride, elem_stride, span, tw);
-    else if (l == 2) fft_pass<2, false>(data, log2n, log2count, seq_stride, elem_stride, span, tw);
-    else fft_pass<1, false>(data, log2n, log2count, seq_stride, elem_stride, span, tw);
+    if (l == 3) fft_pass<3, false>(data, log2n, log2count, seq_stride, elem_stride, span, tw, 1 << 30);
+    else if (l == 2) fft_pass<2, false>(data, log2n, log2count, seq_stride, elem_stride, span, tw, 1 << 30);
+    else fft_pass<1, false>(data, log2n, log2count, seq_stride, elem_stride, span, tw, 1 << 30);
     span <<= l;
     left -= l;
   }

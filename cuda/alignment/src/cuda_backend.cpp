@@ -64,7 +64,7 @@ int ring_transform_length(int samples) {
 }
 
 struct Sizes {
-  std::size_t pixels, half, polar, polar_half;
+  std::size_t pixels, half, polar, polar_half, samples_total;
   int x, rings, samples, ring_length, ring_half;
   explicit Sizes(int x_) : x(x_) {
     const align::PolarGrid g = align::make_polar_grid(x);
@@ -75,6 +75,7 @@ struct Sizes {
     ring_length = ring_transform_length(samples);
     ring_half = ring_length / 2 + 1;
     polar = std::size_t(rings) * ring_length;
+    samples_total = std::size_t(rings) * samples;
     polar_half = std::size_t(rings) * ring_half;
   }
 };
@@ -84,8 +85,8 @@ struct Sizes {
 std::size_t align_batch_bytes_per_image(int x, bool fused) {
   const Sizes z(x);
   const bool fused_shift = fused && fused_align::shift_supported(x);
-  std::size_t b = 2 * 4 * z.pixels                             // aligned images of both trajectories
-                  + 2 * sizeof(Pose2) + 2 * sizeof(float);       // poses and CCs
+  std::size_t b = 2 * 4 * (fused_shift ? z.samples_total : z.pixels) // aligned images or their polar samples
+                  + 2 * sizeof(Pose2) + 2 * sizeof(float);              // poses and CCs
   if (!fused_shift) b += 8 * z.half + 4 * z.pixels;               // 2-D spectrum and correlation (one half)
   if (!fused) b += 4 * z.polar + 8 * z.polar_half                 // polar samples and ring spectra
                    + 8 * std::size_t(z.ring_half) + 4 * std::size_t(z.ring_length); // ring sums and rho
@@ -110,7 +111,11 @@ AlignMemoryPlan plan_alignment_memory(int x, std::size_t n_ref, std::size_t n_im
                                       double fraction, std::size_t workspace, const CudaAlignOptions& opts) {
   FROST_EXPECTS(n_ref > 0 && n_img > 0 && sets >= 1, "plan_alignment_memory: empty problem");
   const std::size_t bb = align_batch_bytes_per_image(x, opts.fused), rb = align_reference_bytes(x, opts.fused);
-  const std::size_t image_bytes = 4 * Sizes(x).pixels * std::size_t(sets);
+  // Resident per image: its pixels, and with the fused steps its polar samples (the first
+  // rotation step of every reference reads them).
+  const Sizes zs(x);
+  const bool fused_shift = opts.fused && fused_align::shift_supported(x);
+  const std::size_t image_bytes = 4 * (zs.pixels + (fused_shift ? zs.samples_total : 0)) * std::size_t(sets);
   const double usable = fraction * double(free_bytes) - double(kReserveBytes) - double(workspace);
   auto fail = [&](const std::string& what) {
     std::ostringstream os;
@@ -273,7 +278,10 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   DeviceBuffer<float> ref_pixels(block_cap * z.pixels);
   DeviceBuffer<float2> ref_spec(block_cap * spec_per_ref), ref_polar(block_cap * rings_per_ref);
   DeviceBuffer<double> ref_stats(2 * block_cap);
-  DeviceBuffer<float> aligned(2 * B * z.pixels), corr(sized(!fused_shift, B * z.pixels));
+  // Between steps: aligned images (cuFFT shift step) or their polar samples (fused shift step).
+  DeviceBuffer<float> aligned(sized(!fused_shift, 2 * B * z.pixels)), corr(sized(!fused_shift, B * z.pixels));
+  DeviceBuffer<float> samples(sized(fused_shift, 2 * B * z.samples_total));
+  DeviceBuffer<float> raw_samples(sized(fused_shift, std::size_t(sets) * chunk_cap * z.samples_total));
   DeviceBuffer<float> polar(sized(!fused_rot, B * z.polar)), rho(sized(!fused_rot, B * z.ring_length));
   DeviceBuffer<float2> spec(sized(!fused_shift, B * z.half)), polar_spec(sized(!fused_rot, B * z.polar_half));
   DeviceBuffer<float2> sums(sized(!fused_rot, B * z.ring_half));
@@ -302,12 +310,14 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   // One step of the trajectories [t0, t0 + b) (raw: their images). `first`: the pose is the
   // identity, the aligned image is the raw one; `next`: a later step reads the aligned image.
   auto shift_step = [&](int ref, std::size_t t0, const float* raw, int b, bool first, bool next, cudaStream_t hs) {
-    float* d = aligned.data() + t0 * z.pixels;
     if (fused_shift) {
       fused_align::shift_step(raw, ref_spec.data() + std::size_t(ref) * spec_per_ref, tw_x.data(), x, radius,
-                              settings.subpixel, first, poses.data() + t0, next ? d : nullptr, b, hs);
+                              settings.subpixel, first, poses.data() + t0,
+                              next ? samples.data() + t0 * z.samples_total : nullptr, grid, sin_t.data(), cos_t.data(),
+                              b, hs);
       return;
     }
+    float* d = aligned.data() + t0 * z.pixels;
     if (first) // the plan reads B images: a partial batch must not read past the chunk
       FROST_CUDA_CHECK(cudaMemcpyAsync(d, raw, std::size_t(b) * z.pixels * sizeof(float), cudaMemcpyDeviceToDevice, st));
     plans->r2c.execute(d, spec.data(), ex);
@@ -316,13 +326,21 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
     k::shift_peak(corr.data(), x, radius, settings.subpixel, poses.data() + t0, nullptr, b, st);
     if (next) k::warp(raw, poses.data() + t0, d, x, b, st);
   };
-  auto rotation_step = [&](int ref, std::size_t t0, const float* raw, int b, bool first, bool next,
-                           cudaStream_t hs) {
+  // raw_first: the raw images' polar samples (fused shift steps only).
+  auto rotation_step = [&](int ref, std::size_t t0, const float* raw, const float* raw_first, int b, bool first,
+                           bool next, cudaStream_t hs) {
+    const float2* rings = ref_polar.data() + std::size_t(ref) * rings_per_ref;
+    if (fused_shift) { // polar samples from the shift step (or of the raw images)
+      const float* in = first ? raw_first : samples.data() + t0 * z.samples_total;
+      fused_align::rotation_step(nullptr, in, rings, grid, sin_t.data(), cos_t.data(), tw_ring.data(),
+                                 settings.subpixel, poses.data() + t0, b, hs);
+      return;
+    }
     float* d = aligned.data() + t0 * z.pixels;
     const float* src = first ? raw : d;
     if (fused_rot) {
-      fused_align::rotation_step(src, ref_polar.data() + std::size_t(ref) * rings_per_ref, grid, sin_t.data(),
-                                 cos_t.data(), tw_ring.data(), settings.subpixel, poses.data() + t0, b, hs);
+      fused_align::rotation_step(src, nullptr, rings, grid, sin_t.data(), cos_t.data(), tw_ring.data(),
+                                 settings.subpixel, poses.data() + t0, b, hs);
     } else {
       k::polar(src, grid, z.ring_length, sin_t.data(), cos_t.data(), polar.data(), b, st);
       plans->ring_r2c.execute(polar.data(), polar_spec.data(), ex);
@@ -331,8 +349,7 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
       plans->ring_c2r.execute(sums.data(), rho.data(), ex);
       k::rotation_peak(rho.data(), z.samples, z.ring_length, settings.subpixel, poses.data() + t0, nullptr, b, st);
     }
-    // The fused shift step warps its own input; the cuFFT one reads the aligned image.
-    if (next && !fused_shift) k::warp(raw, poses.data() + t0, d, x, b, st);
+    if (next) k::warp(raw, poses.data() + t0, d, x, b, st); // the cuFFT shift step reads it
   };
 
   std::vector<float> mirrored;
@@ -348,6 +365,11 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
       FROST_CUDA_CHECK(cudaMemcpyAsync(dev_images.data() + chunk_cap * z.pixels, mirrored.data(),
                                        nc * z.pixels * sizeof(float), cudaMemcpyHostToDevice, st));
     }
+    if (fused_shift) // the first rotation step reads the raw images' polar samples (every reference)
+      for (int set = 0; set < sets; ++set)
+        k::polar(dev_images.data() + std::size_t(set) * chunk_cap * z.pixels, grid, z.samples, sin_t.data(),
+                 cos_t.data(), raw_samples.data() + std::size_t(set) * chunk_cap * z.samples_total,
+                 static_cast<int>(nc), st);
     // Balanced batches: the same count of batches, each at most B images.
     const std::size_t n_batches = (nc + B - 1) / B, per_batch = (nc + n_batches - 1) / n_batches;
 
@@ -377,6 +399,7 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
           for (std::size_t i0 = 0; i0 < nc; i0 += per_batch) {
             const int b = static_cast<int>(std::min(per_batch, nc - i0));
             const float* raw = set_images + i0 * z.pixels;
+            const float* raw_first = raw_samples.data() + (std::size_t(set) * chunk_cap + i0) * z.samples_total;
             if (two_streams) { // the orders wait for the reference block and the last choose_order
               batch_ready.record(st);
               for (cudaStream_t h : os) FROST_CUDA_CHECK(cudaStreamWaitEvent(h, batch_ready.get(), 0));
@@ -387,10 +410,10 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
             const int iters = settings.iters;
             for (int it = 0; it < iters; ++it) {
               const bool first = it == 0, more = it + 1 < iters;
-              rotation_step(ref, 0, raw, b, first, true, os[0]); // rotation-first half
+              rotation_step(ref, 0, raw, raw_first, b, first, true, os[0]); // rotation-first half
               shift_step(ref, B, raw, b, first, true, os[1]);    // shift-first half
               shift_step(ref, 0, raw, b, false, more, os[0]);
-              rotation_step(ref, B, raw, b, false, more, os[1]);
+              rotation_step(ref, B, raw, raw_first, b, false, more, os[1]);
             }
             const float* rp = ref_pixels.data() + kr * z.pixels;
             const double* rsd = ref_stats.data() + 2 * kr;

@@ -149,9 +149,11 @@ __global__ void reference_rings_kernel(const float* __restrict__ refs, align::Po
 }
 
 // Two trajectories per block (2·blockIdx.x and the next one, which may not exist).
-__global__ void __launch_bounds__(1024) shift_step_kernel(const float* __restrict__ raw, const float2* __restrict__ ref, int x, int log2x,
-                                  int radius, Subpixel sub, bool first, Pose2* poses, float* __restrict__ aligned,
-                                  int count, const float2* __restrict__ tw_g) {
+__global__ void __launch_bounds__(1024)
+    shift_step_kernel(const float* __restrict__ raw, const float2* __restrict__ ref, int x, int log2x, int radius,
+                      Subpixel sub, bool first, Pose2* poses, float* __restrict__ samples, align::PolarGrid g,
+                      const float* __restrict__ sin_t, const float* __restrict__ cos_t, int count,
+                      const float2* __restrict__ tw_g) {
   extern __shared__ float2 sm[];
   __shared__ Pose2 inv[2];
   __shared__ float sv[64];
@@ -261,21 +263,34 @@ __global__ void __launch_bounds__(1024) shift_step_kernel(const float* __restric
     poses[t0 + c] = pose;
     inv[c] = align::pose_inverse(pose);
   }
-  if (!aligned) return;
+  if (!samples) return;
+  // The polar samples of W_{new pose}[raw] for the rotation step that follows: the aligned
+  // images go to shared memory (A real, B imaginary), the samples to device memory.
   __syncthreads();
-  float* da = aligned + std::size_t(t0) * pixels;
   for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
     int i, j;
     tile_pixel(e, log2x, i, j);
-    da[j * x + i] = align::warp_pixel(ra, x, x, inv[0], i, j);
-    if (has_b) da[pixels + j * x + i] = align::warp_pixel(rb, x, x, inv[1], i, j);
+    const float a = align::warp_pixel(ra, x, x, inv[0], i, j);
+    const float b = has_b ? align::warp_pixel(rb, x, x, inv[1], i, j) : 0.0f;
+    data[j * pitch + i] = make_float2(a, b);
+  }
+  __syncthreads();
+  const int per = g.rings() * g.samples;
+  float* sa = samples + std::size_t(t0) * per;
+  for (int e = threadIdx.x; e < per; e += blockDim.x) {
+    const int q = e / g.samples, k = e - q * g.samples;
+    const int r = g.first_ring + q;
+    sa[e] = align::polar_sample_at([&](int i, int j) { return data[j * pitch + i].x; }, g, r, sin_t[k], cos_t[k]);
+    if (has_b)
+      sa[per + e] = align::polar_sample_at([&](int i, int j) { return data[j * pitch + i].y; }, g, r, sin_t[k], cos_t[k]);
   }
 }
 
 /// ρ(k) of a ring correlation of length n (the fold of rotation_peak), component c.
 __device__ float folded(const float2* r, int k, int s, int n, int c) { return part(r[k], c) + part(r[n - s + k], c); }
 
-__global__ void rotation_step_kernel(const float* __restrict__ img, const float2* __restrict__ ref,
+__global__ void rotation_step_kernel(const float* __restrict__ img, const float* __restrict__ samples,
+                                     const float2* __restrict__ ref,
                                      align::PolarGrid g, const float* __restrict__ sin_t,
                                      const float* __restrict__ cos_t, int log2n, int log2chunk, Subpixel sub,
                                      Pose2* poses, int count, const float2* __restrict__ tw_g) {
@@ -296,19 +311,35 @@ __global__ void rotation_step_kernel(const float* __restrict__ img, const float2
 
   for (int q0 = 0; q0 < rings; q0 += chunk) {
     __syncthreads(); // the previous chunk has been summed
-    for (int e = threadIdx.x; e < chunk * n; e += blockDim.x) {
-      int q, k;
-      ring_tile(e, log2n, log2chunk, q, k);
-      float a = 0, b = 0;
-      if (q0 + q < rings && k < s) {
-        const int r = g.first_ring + q0 + q;
-        a = align::polar_sample(ia_img, g, r, sin_t[k], cos_t[k]);
-        if (has_b) b = align::polar_sample(ib_img, g, r, sin_t[k], cos_t[k]);
+    // Samples k < S of the chunk's rings (the FFT takes k >= S as zero without reading them).
+    if (samples) { // precomputed: read in order
+      const float* sa = samples + std::size_t(t0) * rings * s;
+      for (int e = threadIdx.x; e < chunk * s; e += blockDim.x) {
+        const int q = e / s, k = e - q * s;
+        float a = 0, b = 0;
+        if (q0 + q < rings) {
+          const std::size_t at = std::size_t(q0 + q) * s + k;
+          a = sa[at];
+          if (has_b) b = sa[at + std::size_t(rings) * s];
+        }
+        rows[q * pitch + k] = make_float2(a, b);
       }
-      rows[q * pitch + k] = make_float2(a, b);
+    } else { // sampled here: compact patches per warp
+      for (int e = threadIdx.x; e < chunk * n; e += blockDim.x) {
+        int q, k;
+        ring_tile(e, log2n, log2chunk, q, k);
+        if (k >= s) continue;
+        float a = 0, b = 0;
+        if (q0 + q < rings) {
+          const int r = g.first_ring + q0 + q;
+          a = align::polar_sample(ia_img, g, r, sin_t[k], cos_t[k]);
+          if (has_b) b = align::polar_sample(ib_img, g, r, sin_t[k], cos_t[k]);
+        }
+        rows[q * pitch + k] = make_float2(a, b);
+      }
     }
     __syncthreads();
-    bf::forward(rows, log2n, log2chunk, pitch, 1, tw);
+    bf::forward(rows, log2n, log2chunk, pitch, 1, tw, s);
     // H(ω) += G_R(q, ω)·Z_q(−ω), rings in order; each thread owns its positions p.
     const int qn = min(chunk, rings - q0);
     for (int p = threadIdx.x; p < n; p += blockDim.x) {
@@ -352,7 +383,7 @@ int threads_for(int work) { return std::max(32, std::min(512, work / 8)); }
 
 /// The shift step holds one block per SM (its X·(X+1) complex values): up to 1024 threads, so
 /// that enough warps hide the latency of the warps' scattered reads.
-int shift_threads(int x) { return std::max(32, std::min(1024, x * x / 16)); }
+int shift_threads(int x) { return std::max(128, std::min(1024, x * x / 16)); }
 
 std::size_t shift_smem(int x) { return (std::size_t(x) * (x + 1) + std::size_t(x / 2)) * sizeof(float2); }
 std::size_t rings_smem(int n, int chunk, bool with_sum) {
@@ -406,25 +437,29 @@ void reference_rings(const float* refs, const align::PolarGrid& grid, const floa
 }
 
 void shift_step(const float* raw, const float2* ref_spectrum, const float2* tw, int x, int radius, Subpixel subpixel,
-                bool first, Pose2* poses, float* aligned, int count, cudaStream_t s) {
+                bool first, Pose2* poses, float* samples, const align::PolarGrid& grid, const float* sin_table,
+                const float* cos_table, int count, cudaStream_t s) {
   if (count <= 0) return;
   FROST_EXPECTS(shift_supported(x), "fused shift_step: unsupported size");
   const std::size_t smem = shift_smem(x);
   allow_smem(shift_step_kernel, smem);
   shift_step_kernel<<<(count + 1) / 2, shift_threads(x), smem, s>>>(raw, ref_spectrum, x, log2_exact(x), radius,
-                                                                      subpixel, first, poses, aligned, count, tw);
+                                                                     subpixel, first, poses, samples, grid, sin_table,
+                                                                     cos_table, count, tw);
   FROST_CHECK_LAUNCH();
 }
 
-void rotation_step(const float* img, const float2* ref_rings, const align::PolarGrid& grid, const float* sin_table,
+void rotation_step(const float* img, const float* samples, const float2* ref_rings, const align::PolarGrid& grid, const float* sin_table,
                    const float* cos_table, const float2* tw_ring, Subpixel subpixel, Pose2* poses, int count,
                    cudaStream_t s) {
   if (count <= 0) return;
+  FROST_EXPECTS((img == nullptr) != (samples == nullptr), "fused rotation_step: images or samples");
   const int n = ring_length(grid.samples), chunk = ring_chunk(n, grid.rings());
   const std::size_t smem = rings_smem(n, chunk, true);
   allow_smem(rotation_step_kernel, smem);
   rotation_step_kernel<<<(count + 1) / 2, threads_for(chunk * n), smem, s>>>(
-      img, ref_rings, grid, sin_table, cos_table, log2_exact(n), log2_exact(chunk), subpixel, poses, count, tw_ring);
+      img, samples, ref_rings, grid, sin_table, cos_table, log2_exact(n), log2_exact(chunk), subpixel, poses, count,
+      tw_ring);
   FROST_CHECK_LAUNCH();
 }
 

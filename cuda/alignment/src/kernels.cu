@@ -24,6 +24,20 @@ __global__ void init_poses_kernel(Pose2* poses, int count) {
   if (t < count) poses[t] = align::pose_identity();
 }
 
+/// Pixel (i, j) of work item p of an x × x image: for x a multiple of 8, each warp takes a tile of
+/// 8 × 4 pixels (the bilinear reads of a rotated image then touch a few cache lines per load,
+/// not one per lane); otherwise row-major.
+__device__ void pixel_of(int p, int x, int& i, int& j) {
+  if (x % 8 != 0) {
+    i = p % x;
+    j = p / x;
+    return;
+  }
+  const int lane = p & 31, tile = p >> 5, tiles_per_row = x / 8;
+  i = (tile % tiles_per_row) * 8 + (lane & 7);
+  j = (tile / tiles_per_row) * 4 + (lane >> 3);
+}
+
 // grid: (pixel blocks, trajectories)
 __global__ void warp_kernel(const float* __restrict__ src, const Pose2* __restrict__ poses, float* __restrict__ dst,
                             int x) {
@@ -32,7 +46,9 @@ __global__ void warp_kernel(const float* __restrict__ src, const Pose2* __restri
   if (p >= x * x) return;
   const Pose2 inv = align::pose_inverse(poses[t]);
   const std::size_t off = std::size_t(t) * x * x;
-  dst[off + p] = align::warp_pixel(src + off, x, x, inv, p % x, p / x);
+  int i, j;
+  pixel_of(p, x, i, j);
+  dst[off + std::size_t(j) * x + i] = align::warp_pixel(src + off, x, x, inv, i, j);
 }
 
 __global__ void polar_kernel(const float* __restrict__ img, align::PolarGrid g, int ring_length,
@@ -207,10 +223,18 @@ __global__ void moments_kernel(const float* __restrict__ ref, const double* __re
   __syncthreads();
   double a = 0, b = 0, c = 0;
   for (int e = threadIdx.x; e < n; e += blockDim.x) {
-    const double v = poses ? align::warp_pixel(p, x, x, inv, e % x, e / x) : p[e];
+    double v;
+    if (poses) {
+      int i, j;
+      pixel_of(e, x, i, j);
+      v = align::warp_pixel(p, x, x, inv, i, j);
+      if (ref) c += double(ref[j * x + i]) * v;
+    } else {
+      v = p[e];
+      if (ref) c += double(ref[e]) * v;
+    }
     a += v;
     b += v * v;
-    if (ref) c += double(ref[e]) * v;
   }
   s1[threadIdx.x] = a;
   s2[threadIdx.x] = b;

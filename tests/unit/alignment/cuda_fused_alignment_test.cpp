@@ -4,10 +4,10 @@
 // Bounds (block FFTs vs FFTW, everything else the same FROST_HD code):
 // * one shift step: the shift within 1e-3 px of CpuPairAligner::estimate_shift on the same
 //   aligned image, for 3 trajectories (the third alone in its block) from a non-identity pose
-//   and from the identity (`first`); the aligned image written for the next step within 1e-5
-//   (max abs / max) of CpuPairAligner::warp with the new pose;
+//   and from the identity (`first`); the polar samples written for the next step within 1e-5
+//   (max abs / max) of polar_sample() of CpuPairAligner::warp with the new pose;
 // * one rotation step: θ within 1e-3° of estimate_rotation, at 32, 64, 128 and 256 px
-//   (rings of N = 256 ... 2048);
+//   (rings of N = 256 ... 2048), sampling the images itself and reading precomputed samples;
 // * the CC of the on-the-fly warp within 1e-6 of warp + correlation on the CPU;
 // * end to end on the recovery fixture: the cuFFT pipeline (fused = false) keeps test 21's
 //   parity with the CPU (the fused default is covered by cuda_alignment_test.cpp).
@@ -73,9 +73,12 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
     ReferenceData rd;
     cpu.prepare_reference(ref.data(), rd);
 
+    const PolarGrid g = make_polar_grid(x);
+    const std::size_t per = std::size_t(g.rings()) * g.samples;
     DeviceBuffer<float2> tw(std::size_t(x / 2)), spec(px);
     fa::upload_twiddles(x, tw.data(), nullptr);
-    auto d_ref = upload(ref), d_raw = upload(raw);
+    auto d_ref = upload(ref), d_raw = upload(raw), d_sin = upload(sin_cos_table(g, true)),
+         d_cos = upload(sin_cos_table(g, false));
     fa::reference_spectra(d_ref.data(), x, tw.data(), spec.data(), 1, nullptr);
     for (bool first : {false, true})
       for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
@@ -83,11 +86,12 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
         if (!first)
           for (int t = 0; t < 3; ++t) start[std::size_t(t)] = pose_compose(pose_translation(0.7f * t, -1.1f), pose_rotation(20.0f + 40.0f * t));
         auto d_poses = upload(start);
-        DeviceBuffer<float> d_aligned(3 * px);
-        fa::shift_step(d_raw.data(), spec.data(), tw.data(), x, x / 4, sub, first, d_poses.data(), d_aligned.data(), 3,
-                       nullptr);
+        DeviceBuffer<float> d_samples(3 * per);
+        fa::shift_step(d_raw.data(), spec.data(), tw.data(), x, x / 4, sub, first, d_poses.data(), d_samples.data(), g,
+                       d_sin.data(), d_cos.data(), 3, nullptr);
         const auto got = download(d_poses);
-        const auto aligned = download(d_aligned);
+        const auto samples = download(d_samples);
+        const auto sv = sin_cos_table(g, true), cv = sin_cos_table(g, false);
         for (int t = 0; t < 3; ++t) {
           const float* img = raw.data() + std::size_t(t) * px;
           std::vector<float> current(px), want_aligned(px);
@@ -96,16 +100,21 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
           float dx, dy;
           cpu.estimate_shift(rd, current.data(), x / 4, sub, dx, dy);
           const Pose2 want = pose_compose(pose_translation(dx, dy), start[std::size_t(t)]);
-          const Pose2& g = got[std::size_t(t)];
+          const Pose2& gp = got[std::size_t(t)];
           const std::string what = "X " + std::to_string(x) + " t " + std::to_string(t) + " " + to_string(sub) +
                                    (first ? " first" : "");
-          EXPECT_NEAR(g.a02, want.a02, kShiftPx) << what;
-          EXPECT_NEAR(g.a12, want.a12, kShiftPx) << what;
-          EXPECT_FLOAT_EQ(g.a00, want.a00) << what;
-          cpu.warp(img, g, want_aligned.data());
-          const std::vector<float> got_aligned(aligned.begin() + std::ptrdiff_t(t * px),
-                                               aligned.begin() + std::ptrdiff_t((t + 1) * px));
-          EXPECT_LE(max_rel(got_aligned, want_aligned), kWarpRel) << what;
+          EXPECT_NEAR(gp.a02, want.a02, kShiftPx) << what;
+          EXPECT_NEAR(gp.a12, want.a12, kShiftPx) << what;
+          EXPECT_FLOAT_EQ(gp.a00, want.a00) << what;
+          cpu.warp(img, gp, want_aligned.data());
+          std::vector<float> want_samples;
+          for (int q = 0; q < g.rings(); ++q)
+            for (int k = 0; k < g.samples; ++k)
+              want_samples.push_back(polar_sample(want_aligned.data(), g, g.first_ring + q, sv[std::size_t(k)],
+                                                  cv[std::size_t(k)]));
+          const std::vector<float> got_samples(samples.begin() + std::ptrdiff_t(t * per),
+                                               samples.begin() + std::ptrdiff_t((t + 1) * per));
+          EXPECT_LE(max_rel(got_samples, want_samples), kWarpRel) << what;
         }
       }
   }
@@ -128,16 +137,21 @@ TEST(CudaAlignFused, RotationStepMatchesCpu) {
     auto d_ref = upload(ref), d_raw = upload(raw), d_sin = upload(sin_cos_table(g, true)),
          d_cos = upload(sin_cos_table(g, false));
     fa::reference_rings(d_ref.data(), g, d_sin.data(), d_cos.data(), tw.data(), rings.data(), 1, nullptr);
-    for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
-      auto d_poses = upload(std::vector<Pose2>(3));
-      fa::rotation_step(d_raw.data(), rings.data(), g, d_sin.data(), d_cos.data(), tw.data(), sub, d_poses.data(), 3,
-                        nullptr);
-      const auto got = download(d_poses);
-      for (int t = 0; t < 3; ++t) {
-        const float want = cpu.estimate_rotation(rd, raw.data() + std::size_t(t) * px, sub);
-        EXPECT_LE(angle_error(pose_parameters(got[std::size_t(t)]).psi, pose_parameters(pose_rotation(want)).psi),
-                  kAngleDeg)
-            << "X " << x << " ring length " << n << " t " << t << " " << to_string(sub);
+    DeviceBuffer<float> d_samples(3 * std::size_t(g.rings()) * g.samples);
+    cuda::align_kernels::polar(d_raw.data(), g, g.samples, d_sin.data(), d_cos.data(), d_samples.data(), 3, nullptr);
+    for (bool precomputed : {false, true}) {
+      for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
+        auto d_poses = upload(std::vector<Pose2>(3));
+        fa::rotation_step(precomputed ? nullptr : d_raw.data(), precomputed ? d_samples.data() : nullptr, rings.data(), g,
+                          d_sin.data(), d_cos.data(), tw.data(), sub, d_poses.data(), 3, nullptr);
+        const auto got = download(d_poses);
+        for (int t = 0; t < 3; ++t) {
+          const float want = cpu.estimate_rotation(rd, raw.data() + std::size_t(t) * px, sub);
+          EXPECT_LE(angle_error(pose_parameters(got[std::size_t(t)]).psi, pose_parameters(pose_rotation(want)).psi),
+                    kAngleDeg)
+              << "X " << x << " ring length " << n << " t " << t << " " << to_string(sub)
+              << (precomputed ? " precomputed samples" : "");
+        }
       }
     }
   }

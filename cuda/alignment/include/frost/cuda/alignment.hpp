@@ -27,7 +27,7 @@ namespace frost::cuda {
 struct CudaAlignOptions {
   int device = 0;                 ///< CUDA device id
   double memory_fraction = 0.8;   ///< `--gpu-mem-fraction`: share of the device's free memory to use
-  int max_batch = 1024;           ///< upper bound of B (images per batch; 2B trajectories)
+  int max_batch = 2048;           ///< upper bound of B (images per batch; 2B trajectories)
   int max_reference_block = 1024; ///< upper bound of references prepared and resident at once
   /// Fused steps (alignment_fused.hpp): the rotation step always, the shift step for
   /// power-of-two sizes up to 128 px; false runs the cuFFT pipeline of every step.

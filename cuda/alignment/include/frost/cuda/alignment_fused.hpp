@@ -45,15 +45,20 @@ void reference_rings(const float* refs, const align::PolarGrid& grid, const floa
 
 /// Shift step of trajectories t < count (image t at raw + t·X²): the input image is raw itself
 /// when `first` (the identity pose), else W_{poses[t]}[raw]; poses[t] ← T(d)·poses[t]. With
-/// `aligned` non-null, also writes W_{poses[t]}[raw] (the new pose) there for a rotation step.
+/// `samples` non-null, also writes the polar samples (§5.2, S per ring, rings in order) of
+/// W_{poses[t]}[raw] with the new pose to samples + t·rings·S, for the rotation step that follows.
 /// ref_spectrum: reference_spectra() of one reference.
 void shift_step(const float* raw, const float2* ref_spectrum, const float2* tw, int x, int radius,
-                align::Subpixel subpixel, bool first, align::Pose2* poses, float* aligned, int count, cudaStream_t s);
+                align::Subpixel subpixel, bool first, align::Pose2* poses, float* samples,
+                const align::PolarGrid& grid, const float* sin_table, const float* cos_table, int count,
+                cudaStream_t s);
 
-/// Rotation step of trajectories t < count on the aligned images img + t·X² (raw when the pose is
-/// the identity); poses[t] ← R(θ)·poses[t]. ref_rings: reference_rings() of one reference.
-void rotation_step(const float* img, const float2* ref_rings, const align::PolarGrid& grid, const float* sin_table,
-                   const float* cos_table, const float2* tw_ring, align::Subpixel subpixel, align::Pose2* poses,
-                   int count, cudaStream_t s);
+/// Rotation step of trajectories t < count; poses[t] ← R(θ)·poses[t]. Input: either the aligned
+/// images img + t·X² (raw when the pose is the identity), sampled here, or their polar samples
+/// samples + t·rings·S (shift_step's, or align_kernels::polar with ring length S); the other
+/// pointer is null. ref_rings: reference_rings() of one reference.
+void rotation_step(const float* img, const float* samples, const float2* ref_rings, const align::PolarGrid& grid,
+                   const float* sin_table, const float* cos_table, const float2* tw_ring, align::Subpixel subpixel,
+                   align::Pose2* poses, int count, cudaStream_t s);
 
 } // namespace frost::cuda::fused_align

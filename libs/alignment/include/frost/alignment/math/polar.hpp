@@ -31,13 +31,21 @@ FROST_HD inline PolarGrid make_polar_grid(int x) {
 }
 
 /// Sample k of ring r (radius r): (r/r1) · I(⌊X/2⌋ + r sin φ, ⌊X/2⌋ + r cos φ), φ = 2πk/S
-/// measured from +y towards +x. `sin_phi`, `cos_phi` are those of φ_k. r1 leaves one pixel of
-/// margin (2(r1 + 1) < X), so no bounds check is needed.
-FROST_HD inline float polar_sample(const float* img, const PolarGrid& g, int radius, float sin_phi, float cos_phi) {
+/// measured from +y towards +x, the image read through at(i, j). `sin_phi`, `cos_phi` are those
+/// of φ_k. r1 leaves one pixel of margin (2(r1 + 1) < X), so no bounds check is needed.
+template <class At>
+FROST_HD inline float polar_sample_at(const At& at, const PolarGrid& g, int radius, float sin_phi, float cos_phi) {
   const float c = static_cast<float>(g.size / 2);
   const float r = static_cast<float>(radius);
   const float w = r / static_cast<float>(g.last_ring);
-  return w * bilinear_inside(img, g.size, c + r * sin_phi, c + r * cos_phi);
+  return w * bilinear_at(at, c + r * sin_phi, c + r * cos_phi);
+}
+
+/// polar_sample_at() of a row-major X × X image.
+FROST_HD inline float polar_sample(const float* img, const PolarGrid& g, int radius, float sin_phi, float cos_phi) {
+  const int nx = g.size;
+  return polar_sample_at([img, nx](int i, int j) { return img[static_cast<long long>(j) * nx + i]; }, g, radius,
+                         sin_phi, cos_phi);
 }
 
 } // namespace frost::align

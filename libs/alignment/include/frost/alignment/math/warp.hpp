@@ -10,15 +10,22 @@
 
 namespace frost::align {
 
+/// Bilinear value at pixel position (u, v) of an image read through at(i, j); the caller
+/// guarantees that the four neighbours exist.
+template <class At>
+FROST_HD inline float bilinear_at(const At& at, float u, float v) {
+  const int i = static_cast<int>(u), j = static_cast<int>(v);
+  const float fx = u - static_cast<float>(i), fy = v - static_cast<float>(j);
+  const float p00 = at(i, j), p10 = at(i + 1, j), p01 = at(i, j + 1), p11 = at(i + 1, j + 1);
+  const float top = p00 + fx * (p10 - p00);
+  const float bottom = p01 + fx * (p11 - p01);
+  return top + fy * (bottom - top);
+}
+
 /// Bilinear value at pixel position (u, v) of a row-major nx × ny image; the caller guarantees
 /// 0 ≤ u < nx − 1 and 0 ≤ v < ny − 1.
 FROST_HD inline float bilinear_inside(const float* img, int nx, float u, float v) {
-  const int i = static_cast<int>(u), j = static_cast<int>(v);
-  const float fx = u - static_cast<float>(i), fy = v - static_cast<float>(j);
-  const float* p = img + static_cast<long long>(j) * nx + i;
-  const float top = p[0] + fx * (p[1] - p[0]);
-  const float bottom = p[nx] + fx * (p[nx + 1] - p[nx]);
-  return top + fy * (bottom - top);
+  return bilinear_at([img, nx](int i, int j) { return img[static_cast<long long>(j) * nx + i]; }, u, v);
 }
 
 /// As bilinear_inside(), but 0 where the position is outside the supported area.
