@@ -151,10 +151,12 @@ for b in $(find "$build/bench" -type f -name 'frost_bench_*' -perm -u+x | sort);
     runner=(timeout -k 10 $((recon_budget + 120)))
   elif [ "$name" = frost_bench_align_significant ]; then
     # Align significant (align-significant.md §9): the Table 2.2 task, 2000 images x 1692
-    # references, on the first GPU at 64 and 128 px (~35 s; 256 px takes ~90 s more).
+    # references, on the first GPU at every size with the fused steps (~85 s), after the cuFFT
+    # pipeline of every step on 200 references at 64 and 128 px (the baseline of the ratio).
     # (its own sizes; it takes no --quick)
-    args=(--device 0 --images 2000 --refs 1692 --sizes 64,128)
-    runner=(timeout -k 10 200)
+    args=()
+    runner=(timeout -k 10 300 bash -c '"$0" --device 0 --images 2000 --refs 200 --sizes 64,128 --pipeline cufft &&
+      "$0" --device 0 --images 2000 --refs 1692 --sizes 32,64,128,256 --pipeline fused')
   elif [ "$name" = frost_bench_movie_align ]; then
     # Movie alignment (movie-alignment.md §11, §15.9): file -> micrograph on the GPU, Falcon and
     # K3 first (the 0.5 s targets), then the other sizes while the budget lasts (movies in /tmp).
