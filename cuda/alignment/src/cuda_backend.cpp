@@ -97,7 +97,7 @@ std::size_t align_reference_bytes(int x, bool fused) {
   const Sizes z(x);
   const bool fused_shift = fused && fused_align::shift_supported(x);
   const std::size_t rings = fused ? std::size_t(z.rings) * fused_align::ring_length(z.samples) : z.polar_half;
-  return 4 * z.pixels + 8 * (fused_shift ? z.pixels : z.half) + 8 * rings + 2 * sizeof(double);
+  return 4 * z.pixels + 8 * (fused_shift ? 2 * z.pixels : z.half) + 8 * rings + 2 * sizeof(double);
 }
 
 namespace {
@@ -111,11 +111,12 @@ AlignMemoryPlan plan_alignment_memory(int x, std::size_t n_ref, std::size_t n_im
                                       double fraction, std::size_t workspace, const CudaAlignOptions& opts) {
   FROST_EXPECTS(n_ref > 0 && n_img > 0 && sets >= 1, "plan_alignment_memory: empty problem");
   const std::size_t bb = align_batch_bytes_per_image(x, opts.fused), rb = align_reference_bytes(x, opts.fused);
-  // Resident per image: its pixels, and with the fused steps its polar samples (the first
-  // rotation step of every reference reads them).
+  // Resident per image: its pixels, and with the fused steps its polar samples and half of its
+  // pair's 2-D transform (the first steps of every reference read them).
   const Sizes zs(x);
   const bool fused_shift = opts.fused && fused_align::shift_supported(x);
-  const std::size_t image_bytes = 4 * (zs.pixels + (fused_shift ? zs.samples_total : 0)) * std::size_t(sets);
+  const std::size_t image_bytes =
+      4 * (zs.pixels + (fused_shift ? zs.samples_total + zs.pixels : 0)) * std::size_t(sets);
   const double usable = fraction * double(free_bytes) - double(kReserveBytes) - double(workspace);
   auto fail = [&](const std::string& what) {
     std::ostringstream os;
@@ -277,6 +278,9 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   DeviceBuffer<float> dev_images(std::size_t(sets) * chunk_cap * z.pixels);
   DeviceBuffer<float> ref_pixels(block_cap * z.pixels);
   DeviceBuffer<float2> ref_spec(block_cap * spec_per_ref), ref_polar(block_cap * rings_per_ref);
+  DeviceBuffer<float2> ref_mirror(sized(fused_shift, block_cap * z.pixels));
+  const std::size_t pairs_cap = (chunk_cap + 1) / 2;
+  DeviceBuffer<float2> raw_spectra(sized(fused_shift, std::size_t(sets) * pairs_cap * z.pixels));
   DeviceBuffer<double> ref_stats(2 * block_cap);
   // Between steps: aligned images (cuFFT shift step) or their polar samples (fused shift step).
   DeviceBuffer<float> aligned(sized(!fused_shift, 2 * B * z.pixels)), corr(sized(!fused_shift, B * z.pixels));
@@ -309,9 +313,12 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
 
   // One step of the trajectories [t0, t0 + b) (raw: their images). `first`: the pose is the
   // identity, the aligned image is the raw one; `next`: a later step reads the aligned image.
-  auto shift_step = [&](int ref, std::size_t t0, const float* raw, int b, bool first, bool next, cudaStream_t hs) {
+  // pre: the raw pairs' transforms of this batch (fused first shift step), or null.
+  auto shift_step = [&](int ref, std::size_t t0, const float* raw, const float2* pre, int b, bool first, bool next,
+                        cudaStream_t hs) {
     if (fused_shift) {
-      fused_align::shift_step(raw, ref_spec.data() + std::size_t(ref) * spec_per_ref, tw_x.data(), x, radius,
+      fused_align::shift_step(raw, first ? pre : nullptr, ref_spec.data() + std::size_t(ref) * spec_per_ref,
+                              ref_mirror.data() + std::size_t(ref) * z.pixels, tw_x.data(), x, radius,
                               settings.subpixel, first, poses.data() + t0,
                               next ? samples.data() + t0 * z.samples_total : nullptr, grid, sin_t.data(), cos_t.data(),
                               b, hs);
@@ -365,20 +372,29 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
       FROST_CUDA_CHECK(cudaMemcpyAsync(dev_images.data() + chunk_cap * z.pixels, mirrored.data(),
                                        nc * z.pixels * sizeof(float), cudaMemcpyHostToDevice, st));
     }
-    if (fused_shift) // the first rotation step reads the raw images' polar samples (every reference)
-      for (int set = 0; set < sets; ++set)
-        k::polar(dev_images.data() + std::size_t(set) * chunk_cap * z.pixels, grid, z.samples, sin_t.data(),
-                 cos_t.data(), raw_samples.data() + std::size_t(set) * chunk_cap * z.samples_total,
-                 static_cast<int>(nc), st);
     // Balanced batches: the same count of batches, each at most B images.
     const std::size_t n_batches = (nc + B - 1) / B, per_batch = (nc + n_batches - 1) / n_batches;
+    // The first steps from the identity read what does not depend on the reference, computed
+    // once per chunk: the raw images' polar samples and their pairs' transforms (pairs of the
+    // chunk are those of every batch when batches start at even images).
+    const bool pre_pairs = fused_shift && (per_batch % 2 == 0 || n_batches == 1);
+    if (fused_shift)
+      for (int set = 0; set < sets; ++set) {
+        const float* imgs = dev_images.data() + std::size_t(set) * chunk_cap * z.pixels;
+        k::polar(imgs, grid, z.samples, sin_t.data(), cos_t.data(),
+                 raw_samples.data() + std::size_t(set) * chunk_cap * z.samples_total, static_cast<int>(nc), st);
+        if (pre_pairs)
+          fused_align::pair_spectra(imgs, x, tw_x.data(), raw_spectra.data() + std::size_t(set) * pairs_cap * z.pixels,
+                                    static_cast<int>(nc), st);
+      }
 
     for (std::size_t r0 = 0; r0 < n_ref; r0 += mp.reference_block) {
       const std::size_t nr = std::min(mp.reference_block, n_ref - r0);
       // Reference block: pixels, F_R, G_R and statistics on the device (§5.1).
       ref_pixels.upload_async(references.data + r0 * z.pixels, nr * z.pixels, st);
       const int nri = static_cast<int>(nr);
-      if (fused_shift) fused_align::reference_spectra(ref_pixels.data(), x, tw_x.data(), ref_spec.data(), nri, st);
+      if (fused_shift)
+        fused_align::reference_spectra(ref_pixels.data(), x, tw_x.data(), ref_spec.data(), ref_mirror.data(), nri, st);
       if (fused_rot)
         fused_align::reference_rings(ref_pixels.data(), grid, sin_t.data(), cos_t.data(), tw_ring.data(),
                                      ref_polar.data(), nri, st);
@@ -400,6 +416,8 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
             const int b = static_cast<int>(std::min(per_batch, nc - i0));
             const float* raw = set_images + i0 * z.pixels;
             const float* raw_first = raw_samples.data() + (std::size_t(set) * chunk_cap + i0) * z.samples_total;
+            const float2* pre =
+                pre_pairs ? raw_spectra.data() + (std::size_t(set) * pairs_cap + i0 / 2) * z.pixels : nullptr;
             if (two_streams) { // the orders wait for the reference block and the last choose_order
               batch_ready.record(st);
               for (cudaStream_t h : os) FROST_CUDA_CHECK(cudaStreamWaitEvent(h, batch_ready.get(), 0));
@@ -411,8 +429,8 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
             for (int it = 0; it < iters; ++it) {
               const bool first = it == 0, more = it + 1 < iters;
               rotation_step(ref, 0, raw, raw_first, b, first, true, os[0]); // rotation-first half
-              shift_step(ref, B, raw, b, first, true, os[1]);    // shift-first half
-              shift_step(ref, 0, raw, b, false, more, os[0]);
+              shift_step(ref, B, raw, pre, b, first, true, os[1]); // shift-first half
+              shift_step(ref, 0, raw, pre, b, false, more, os[0]);
               rotation_step(ref, B, raw, raw_first, b, false, more, os[1]);
             }
             const float* rp = ref_pixels.data() + kr * z.pixels;

@@ -31,13 +31,21 @@ int log2_exact(int n) {
 }
 bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
-/// Rings per chunk of the rotation step: as many as fit in 72 KiB of shared memory (rows of
-/// N + 1 complex values; two blocks per SM at 128 px), at most the rings rounded up to a power of
-/// two. More rings per chunk also spread a warp's accesses over more banks.
+/// Rings per chunk of the rotation step: as many as fit in the chunk budget of shared memory
+/// (rows of N + 1 complex values), at most the rings rounded up to a power of two. For N >= 1024
+/// the budget is 136 KiB: 8 to 16 rings, so the threads of a half-warp (one per ring) touch
+/// distinct banks in the FFT passes, and one block of 1024 threads holds the SM; shorter rings
+/// keep 72 KiB and two or more blocks per SM (measured faster at 32 and 64 px).
 int ring_chunk(int ring_n, int rings) {
+  const int budget = ring_n >= 1024 ? 139264 : 73728;
   int c = 1;
-  while (2 * c * (ring_n + 1) * 8 <= 73728 && c < rings) c *= 2;
+  while (2 * c * (ring_n + 1) * 8 <= budget && c < rings) c *= 2;
   return c;
+}
+
+/// Threads of the rotation step: one per 8 chunk elements, 1024 at most for N >= 1024, else 512.
+int rotation_threads(int ring_n, int chunk) {
+  return std::max(32, std::min(ring_n >= 1024 ? 1024 : 512, chunk * ring_n / 8));
 }
 
 /// Larger value wins; equal values: the lower index (the CPU's first strict maximum).
@@ -103,21 +111,39 @@ __device__ void ring_tile(int e, int log2n, int log2chunk, int& q, int& k) {
 /// Component c (0 = A = real part, 1 = B = imaginary part) of a complex value.
 __device__ float part(float2 v, int c) { return c == 0 ? v.x : v.y; }
 
-// One block per reference: F_R in bit-reversed order. Shared: X rows of X + 1 complex, twiddles.
-__global__ void reference_spectra_kernel(const float* __restrict__ refs, int x, int log2x,
-                                         const float2* __restrict__ tw_g, float2* __restrict__ out) {
+/// Linear position (bit-reversed layout) of frequency −ω for the one at position lp.
+__device__ int mirror_position(int lp, int x, int log2x) {
+  const int py = lp >> log2x, px = lp & (x - 1);
+  const int ky = bf::bit_reverse(py, log2x), kx = bf::bit_reverse(px, log2x);
+  return bf::bit_reverse((x - ky) & (x - 1), log2x) * x + bf::bit_reverse((x - kx) & (x - 1), log2x);
+}
+
+// One block per `per_block` (1 or 2) images: the 2-D forward transform of A (+ iB) in
+// bit-reversed order; with out_mirror also out_mirror[p] = out[mirror_position(p)].
+__global__ void spectra_kernel(const float* __restrict__ imgs, int per_block, int count, int x, int log2x,
+                               const float2* __restrict__ tw_g, float2* __restrict__ out,
+                               float2* __restrict__ out_mirror) {
   extern __shared__ float2 sm[];
-  const int pitch = x + 1;
+  const int pitch = x + 1, pixels = x * x;
   float2* data = sm;
   float2* tw = data + x * pitch;
   for (int k = threadIdx.x; k < x / 2; k += blockDim.x) tw[k] = tw_g[k];
-  const float* r = refs + std::size_t(blockIdx.x) * x * x;
-  for (int e = threadIdx.x; e < x * x; e += blockDim.x) data[(e >> log2x) * pitch + (e & (x - 1))] = make_float2(r[e], 0);
+  const int t0 = blockIdx.x * per_block;
+  const bool has_b = per_block == 2 && t0 + 1 < count;
+  const float* a = imgs + std::size_t(t0) * pixels;
+  for (int e = threadIdx.x; e < pixels; e += blockDim.x)
+    data[(e >> log2x) * pitch + (e & (x - 1))] = make_float2(a[e], has_b ? a[pixels + e] : 0.0f);
   __syncthreads();
   bf::forward(data, log2x, log2x, pitch, 1, tw); // rows
   bf::forward(data, log2x, log2x, 1, pitch, tw); // columns
-  float2* o = out + std::size_t(blockIdx.x) * x * x;
-  for (int e = threadIdx.x; e < x * x; e += blockDim.x) o[e] = data[(e >> log2x) * pitch + (e & (x - 1))];
+  float2* o = out + std::size_t(blockIdx.x) * pixels;
+  for (int e = threadIdx.x; e < pixels; e += blockDim.x) o[e] = data[(e >> log2x) * pitch + (e & (x - 1))];
+  if (!out_mirror) return;
+  float2* om = out_mirror + std::size_t(blockIdx.x) * pixels;
+  for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
+    const int q = mirror_position(e, x, log2x);
+    om[e] = data[(q >> log2x) * pitch + (q & (x - 1))];
+  }
 }
 
 // One block per reference: the ring spectra G_R in bit-reversed order, rings in chunks.
@@ -150,7 +176,8 @@ __global__ void reference_rings_kernel(const float* __restrict__ refs, align::Po
 
 // Two trajectories per block (2·blockIdx.x and the next one, which may not exist).
 __global__ void __launch_bounds__(1024)
-    shift_step_kernel(const float* __restrict__ raw, const float2* __restrict__ ref, int x, int log2x, int radius,
+    shift_step_kernel(const float* __restrict__ raw, const float2* __restrict__ ref,
+                      const float2* __restrict__ ref_mirror, const float2* __restrict__ pre, int x, int log2x, int radius,
                       Subpixel sub, bool first, Pose2* poses, float* __restrict__ samples, align::PolarGrid g,
                       const float* __restrict__ sin_t, const float* __restrict__ cos_t, int count,
                       const float2* __restrict__ tw_g) {
@@ -172,37 +199,43 @@ __global__ void __launch_bounds__(1024)
 
   const float* ra = raw + std::size_t(t0) * pixels;
   const float* rb = ra + pixels;
-  for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
-    int i, j;
-    tile_pixel(e, log2x, i, j);
-    float a, b = 0;
-    if (first) {
-      a = ra[j * x + i];
-      if (has_b) b = rb[j * x + i];
-    } else {
-      a = align::warp_pixel(ra, x, x, inv[0], i, j);
-      if (has_b) b = align::warp_pixel(rb, x, x, inv[1], i, j);
+  if (first && pre) { // the raw pair's transform, computed once for every reference
+    const float2* z = pre + std::size_t(blockIdx.x) * pixels;
+    for (int e = threadIdx.x; e < pixels; e += blockDim.x) data[(e >> log2x) * pitch + (e & (x - 1))] = z[e];
+    __syncthreads();
+  } else {
+    for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
+      int i, j;
+      tile_pixel(e, log2x, i, j);
+      float a, b = 0;
+      if (first) {
+        a = ra[j * x + i];
+        if (has_b) b = rb[j * x + i];
+      } else {
+        a = align::warp_pixel(ra, x, x, inv[0], i, j);
+        if (has_b) b = align::warp_pixel(rb, x, x, inv[1], i, j);
+      }
+      data[j * pitch + i] = make_float2(a, b);
     }
-    data[j * pitch + i] = make_float2(a, b);
+    __syncthreads();
+    bf::forward(data, log2x, log2x, pitch, 1, tw);
+    bf::forward(data, log2x, log2x, 1, pitch, tw);
   }
-  __syncthreads();
-  bf::forward(data, log2x, log2x, pitch, 1, tw);
-  bf::forward(data, log2x, log2x, 1, pitch, tw);
 
   // Y(ω) = F_R(ω)·Z(−ω)·(−1)^(kx+ky) (§5.3 step 2 for both trajectories); positions p and the
   // one of −ω are handled by the same thread.
   for (int lp = threadIdx.x; lp < pixels; lp += blockDim.x) {
     const int py = lp >> log2x, px = lp & (x - 1);
-    const int ky = bf::bit_reverse(py, log2x), kx = bf::bit_reverse(px, log2x);
-    const int qy = bf::bit_reverse((x - ky) & (x - 1), log2x), qx = bf::bit_reverse((x - kx) & (x - 1), log2x);
-    const int lq = qy * x + qx;
+    const int lq = mirror_position(lp, x, log2x);
     if (lq < lp) continue;
+    const int qy = lq >> log2x, qx = lq & (x - 1);
+    const int ky = bf::bit_reverse(py, log2x), kx = bf::bit_reverse(px, log2x);
     const float sign = ((kx + ky) & 1) ? -1.0f : 1.0f;
     const float2 zp = data[py * pitch + px], zq = data[qy * pitch + qx];
     const float2 yp = bf::cmul(ref[lp], zq);
     data[py * pitch + px] = make_float2(sign * yp.x, sign * yp.y);
     if (lq != lp) {
-      const float2 yq = bf::cmul(ref[lq], zp);
+      const float2 yq = bf::cmul(ref_mirror[lp], zp); // F_R at lq, read in order
       data[qy * pitch + qx] = make_float2(sign * yq.x, sign * yq.y);
     }
   }
@@ -289,7 +322,7 @@ __global__ void __launch_bounds__(1024)
 /// ρ(k) of a ring correlation of length n (the fold of rotation_peak), component c.
 __device__ float folded(const float2* r, int k, int s, int n, int c) { return part(r[k], c) + part(r[n - s + k], c); }
 
-__global__ void rotation_step_kernel(const float* __restrict__ img, const float* __restrict__ samples,
+__global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __restrict__ img, const float* __restrict__ samples,
                                      const float2* __restrict__ ref,
                                      align::PolarGrid g, const float* __restrict__ sin_t,
                                      const float* __restrict__ cos_t, int log2n, int log2chunk, Subpixel sub,
@@ -416,12 +449,23 @@ void upload_twiddles(int n, float2* dst, cudaStream_t s) {
   FROST_CUDA_CHECK(cudaStreamSynchronize(s)); // tw is a local host vector
 }
 
-void reference_spectra(const float* refs, int x, const float2* tw, float2* out, int count, cudaStream_t s) {
+void reference_spectra(const float* refs, int x, const float2* tw, float2* out, float2* out_mirror, int count,
+                       cudaStream_t s) {
   if (count <= 0) return;
   FROST_EXPECTS(shift_supported(x), "fused reference_spectra: unsupported size");
   const std::size_t smem = shift_smem(x);
-  allow_smem(reference_spectra_kernel, smem);
-  reference_spectra_kernel<<<count, threads_for(x * x), smem, s>>>(refs, x, log2_exact(x), tw, out);
+  allow_smem(spectra_kernel, smem);
+  spectra_kernel<<<count, threads_for(x * x), smem, s>>>(refs, 1, count, x, log2_exact(x), tw, out, out_mirror);
+  FROST_CHECK_LAUNCH();
+}
+
+void pair_spectra(const float* raw, int x, const float2* tw, float2* out, int count, cudaStream_t s) {
+  if (count <= 0) return;
+  FROST_EXPECTS(shift_supported(x), "fused pair_spectra: unsupported size");
+  const std::size_t smem = shift_smem(x);
+  allow_smem(spectra_kernel, smem);
+  spectra_kernel<<<(count + 1) / 2, threads_for(x * x), smem, s>>>(raw, 2, count, x, log2_exact(x), tw, out,
+                                                                   nullptr);
   FROST_CHECK_LAUNCH();
 }
 
@@ -436,14 +480,16 @@ void reference_rings(const float* refs, const align::PolarGrid& grid, const floa
   FROST_CHECK_LAUNCH();
 }
 
-void shift_step(const float* raw, const float2* ref_spectrum, const float2* tw, int x, int radius, Subpixel subpixel,
-                bool first, Pose2* poses, float* samples, const align::PolarGrid& grid, const float* sin_table,
-                const float* cos_table, int count, cudaStream_t s) {
+void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum, const float2* ref_mirror,
+                const float2* tw, int x, int radius, Subpixel subpixel, bool first, Pose2* poses, float* samples,
+                const align::PolarGrid& grid, const float* sin_table, const float* cos_table, int count,
+                cudaStream_t s) {
   if (count <= 0) return;
   FROST_EXPECTS(shift_supported(x), "fused shift_step: unsupported size");
   const std::size_t smem = shift_smem(x);
   allow_smem(shift_step_kernel, smem);
-  shift_step_kernel<<<(count + 1) / 2, shift_threads(x), smem, s>>>(raw, ref_spectrum, x, log2_exact(x), radius,
+  shift_step_kernel<<<(count + 1) / 2, shift_threads(x), smem, s>>>(raw, ref_spectrum, ref_mirror, pre, x,
+                                                                     log2_exact(x), radius,
                                                                      subpixel, first, poses, samples, grid, sin_table,
                                                                      cos_table, count, tw);
   FROST_CHECK_LAUNCH();
@@ -457,7 +503,7 @@ void rotation_step(const float* img, const float* samples, const float2* ref_rin
   const int n = ring_length(grid.samples), chunk = ring_chunk(n, grid.rings());
   const std::size_t smem = rings_smem(n, chunk, true);
   allow_smem(rotation_step_kernel, smem);
-  rotation_step_kernel<<<(count + 1) / 2, threads_for(chunk * n), smem, s>>>(
+  rotation_step_kernel<<<(count + 1) / 2, rotation_threads(n, chunk), smem, s>>>(
       img, samples, ref_rings, grid, sin_table, cos_table, log2_exact(n), log2_exact(chunk), subpixel, poses, count,
       tw_ring);
   FROST_CHECK_LAUNCH();

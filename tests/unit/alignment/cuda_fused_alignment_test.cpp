@@ -4,7 +4,7 @@
 // Bounds (block FFTs vs FFTW, everything else the same FROST_HD code):
 // * one shift step: the shift within 1e-3 px of CpuPairAligner::estimate_shift on the same
 //   aligned image, for 3 trajectories (the third alone in its block) from a non-identity pose
-//   and from the identity (`first`); the polar samples written for the next step within 1e-5
+//   and from the identity (`first`, also from the raw pairs' transforms); the polar samples written for the next step within 1e-5
 //   (max abs / max) of polar_sample() of CpuPairAligner::warp with the new pose;
 // * one rotation step: θ within 1e-3° of estimate_rotation, at 32, 64, 128 and 256 px
 //   (rings of N = 256 ... 2048), sampling the images itself and reading precomputed samples;
@@ -75,20 +75,23 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
 
     const PolarGrid g = make_polar_grid(x);
     const std::size_t per = std::size_t(g.rings()) * g.samples;
-    DeviceBuffer<float2> tw(std::size_t(x / 2)), spec(px);
+    DeviceBuffer<float2> tw(std::size_t(x / 2)), spec(px), mirror(px), pre(2 * px);
     fa::upload_twiddles(x, tw.data(), nullptr);
     auto d_ref = upload(ref), d_raw = upload(raw), d_sin = upload(sin_cos_table(g, true)),
          d_cos = upload(sin_cos_table(g, false));
-    fa::reference_spectra(d_ref.data(), x, tw.data(), spec.data(), 1, nullptr);
-    for (bool first : {false, true})
+    fa::reference_spectra(d_ref.data(), x, tw.data(), spec.data(), mirror.data(), 1, nullptr);
+    fa::pair_spectra(d_raw.data(), x, tw.data(), pre.data(), 3, nullptr);
+    for (int mode = 0; mode < 3; ++mode) { // from a pose, from the identity, from the identity's pair transforms
+      const bool first = mode > 0;
       for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
         std::vector<Pose2> start(3);
         if (!first)
-          for (int t = 0; t < 3; ++t) start[std::size_t(t)] = pose_compose(pose_translation(0.7f * t, -1.1f), pose_rotation(20.0f + 40.0f * t));
+          for (int t = 0; t < 3; ++t)
+            start[std::size_t(t)] = pose_compose(pose_translation(0.7f * t, -1.1f), pose_rotation(20.0f + 40.0f * t));
         auto d_poses = upload(start);
         DeviceBuffer<float> d_samples(3 * per);
-        fa::shift_step(d_raw.data(), spec.data(), tw.data(), x, x / 4, sub, first, d_poses.data(), d_samples.data(), g,
-                       d_sin.data(), d_cos.data(), 3, nullptr);
+        fa::shift_step(d_raw.data(), mode == 2 ? pre.data() : nullptr, spec.data(), mirror.data(), tw.data(), x, x / 4,
+                       sub, first, d_poses.data(), d_samples.data(), g, d_sin.data(), d_cos.data(), 3, nullptr);
         const auto got = download(d_poses);
         const auto samples = download(d_samples);
         const auto sv = sin_cos_table(g, true), cv = sin_cos_table(g, false);
@@ -102,7 +105,7 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
           const Pose2 want = pose_compose(pose_translation(dx, dy), start[std::size_t(t)]);
           const Pose2& gp = got[std::size_t(t)];
           const std::string what = "X " + std::to_string(x) + " t " + std::to_string(t) + " " + to_string(sub) +
-                                   (first ? " first" : "");
+                                   (first ? " first" : "") + (mode == 2 ? " (pair transforms)" : "");
           EXPECT_NEAR(gp.a02, want.a02, kShiftPx) << what;
           EXPECT_NEAR(gp.a12, want.a12, kShiftPx) << what;
           EXPECT_FLOAT_EQ(gp.a00, want.a00) << what;
@@ -117,6 +120,7 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
           EXPECT_LE(max_rel(got_samples, want_samples), kWarpRel) << what;
         }
       }
+    }
   }
 }
 
