@@ -88,17 +88,19 @@ meta::MetadataFile alignment_star(const MovieFacts& facts, const motion::GlobalS
   }
   motion::write_motion_model(file, model, facts.movie_frames);
   if (local && model.local && local->fit) motion::write_local_fit(file, model, local->measurements, *local->fit);
-  if (facts.hot_pixel_detection) {
-    std::vector<std::int64_t> x, y;
-    for (const auto& [px, py] : facts.hot_pixels) {
-      x.push_back(px);
-      y.push_back(py);
-    }
-    meta::Block& hot = file.add_block("hot_pixels");
-    hot.set_column("rlnCoordinateX", x);
-    hot.set_column("rlnCoordinateY", y);
-  }
+  if (facts.hot_pixel_detection) add_hot_pixel_block(file, facts);
   return file;
+}
+
+void add_hot_pixel_block(meta::MetadataFile& file, const MovieFacts& facts) {
+  std::vector<std::int64_t> x, y;
+  for (const auto& [px, py] : facts.hot_pixels) {
+    x.push_back(px);
+    y.push_back(py);
+  }
+  meta::Block& hot = file.add_block("hot_pixels");
+  hot.set_column("rlnCoordinateX", x);
+  hot.set_column("rlnCoordinateY", y);
 }
 
 } // namespace frost::movie_align

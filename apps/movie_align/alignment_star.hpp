@@ -16,4 +16,8 @@ meta::MetadataFile alignment_star(const MovieFacts& facts, const motion::GlobalS
                                   const motion::GlobalAlignment& global, const motion::LocalAlignment* local,
                                   const motion::MotionModel& model);
 
+/// Appends data_hot_pixels (_rlnCoordinateX/Y of the detected hot pixels; the same block in the
+/// frost and the RELION motion STAR).
+void add_hot_pixel_block(meta::MetadataFile& file, const MovieFacts& facts);
+
 } // namespace frost::movie_align

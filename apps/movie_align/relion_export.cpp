@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "alignment_star.hpp"
 #include "frost/core/log.hpp"
 #include "frost/metadata/value_text.hpp"
 
@@ -12,15 +13,7 @@ namespace frost::movie_align {
 namespace {
 
 void add_hot_pixels(meta::MetadataFile& file, const MovieFacts& f) {
-  if (!f.hot_pixel_detection || f.hot_pixels.empty()) return;
-  std::vector<std::int64_t> x, y;
-  for (const auto& [px, py] : f.hot_pixels) {
-    x.push_back(px);
-    y.push_back(py);
-  }
-  meta::Block& hot = file.add_block("hot_pixels");
-  hot.set_column("rlnCoordinateX", x);
-  hot.set_column("rlnCoordinateY", y);
+  if (f.hot_pixel_detection && !f.hot_pixels.empty()) add_hot_pixel_block(file, f);
 }
 
 /// The shift to apply of a patch relative to the global one is -L_t; re-referenced to the first

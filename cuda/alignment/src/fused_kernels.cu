@@ -50,6 +50,13 @@ int rotation_threads(int ring_n, int chunk) {
 
 /// Larger value wins; equal values: the lower index (the CPU's first strict maximum).
 __device__ bool better(float v, int i, float bv, int bi) { return v > bv || (v == bv && i < bi); }
+/// (bv, bi) ← (v, i) when (v, i) is better.
+__device__ void keep_better(float v, int i, float& bv, int& bi) {
+  if (better(v, i, bv, bi)) {
+    bv = v;
+    bi = i;
+  }
+}
 
 /// Block-wide (value, index) argmax of two candidates per thread (trajectories A and B), warp
 /// shuffles then one shared array; the result is the same in every order (a total order).
@@ -57,14 +64,8 @@ __device__ void block_argmax2(float& va, int& ia, float& vb, int& ib, float* sv,
   for (int off = 16; off > 0; off >>= 1) {
     const float ova = __shfl_down_sync(kFull, va, off), ovb = __shfl_down_sync(kFull, vb, off);
     const int oia = __shfl_down_sync(kFull, ia, off), oib = __shfl_down_sync(kFull, ib, off);
-    if (better(ova, oia, va, ia)) {
-      va = ova;
-      ia = oia;
-    }
-    if (better(ovb, oib, vb, ib)) {
-      vb = ovb;
-      ib = oib;
-    }
+    keep_better(ova, oia, va, ia);
+    keep_better(ovb, oib, vb, ib);
   }
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = (blockDim.x + 31) / 32;
   if (lane == 0) {
@@ -76,14 +77,8 @@ __device__ void block_argmax2(float& va, int& ia, float& vb, int& ib, float* sv,
   __syncthreads();
   if (threadIdx.x == 0) {
     for (int w = 1; w < warps; ++w) {
-      if (better(sv[2 * w], si[2 * w], sv[0], si[0])) {
-        sv[0] = sv[2 * w];
-        si[0] = si[2 * w];
-      }
-      if (better(sv[2 * w + 1], si[2 * w + 1], sv[1], si[1])) {
-        sv[1] = sv[2 * w + 1];
-        si[1] = si[2 * w + 1];
-      }
+      keep_better(sv[2 * w], si[2 * w], sv[0], si[0]);
+      keep_better(sv[2 * w + 1], si[2 * w + 1], sv[1], si[1]);
     }
   }
   __syncthreads();
@@ -268,14 +263,8 @@ __global__ void __launch_bounds__(1024)
     if (dx * dx + dy * dy > r2) continue;
     const int idx = j * x + i;
     const float2 v = data[j * pitch + i];
-    if (better(v.x, idx, va, ia)) {
-      va = v.x;
-      ia = idx;
-    }
-    if (better(v.y, idx, vb, ib)) {
-      vb = v.y;
-      ib = idx;
-    }
+    keep_better(v.x, idx, va, ia);
+    keep_better(v.y, idx, vb, ib);
   }
   block_argmax2(va, ia, vb, ib, sv, si);
   if (threadIdx.x < 2 && t0 + static_cast<int>(threadIdx.x) < count) {
@@ -392,15 +381,8 @@ __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __rest
   float va = -INFINITY, vb = -INFINITY;
   int ia = INT_MAX, ib = INT_MAX;
   for (int k = threadIdx.x; k < s; k += blockDim.x) {
-    const float a = folded(hsum, k, s, n, 0), b = folded(hsum, k, s, n, 1);
-    if (better(a, k, va, ia)) {
-      va = a;
-      ia = k;
-    }
-    if (better(b, k, vb, ib)) {
-      vb = b;
-      ib = k;
-    }
+    keep_better(folded(hsum, k, s, n, 0), k, va, ia);
+    keep_better(folded(hsum, k, s, n, 1), k, vb, ib);
   }
   block_argmax2(va, ia, vb, ib, sv, si);
   if (threadIdx.x < 2 && t0 + static_cast<int>(threadIdx.x) < count) {
