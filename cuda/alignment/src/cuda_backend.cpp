@@ -1,9 +1,10 @@
 // The CUDA backend of the all-pairs aligner (align-significant.md §8.2, §8.3). Host-compiler
-// code: the memory plan, the tile loops, cuFFT plans (frost::fft, Backend::Cuda) and the kernel
-// launches of alignment_kernels.hpp, all on one stream. A batch of B images runs 2B
-// trajectories: [0, B) rotation-first, [B, 2B) shift-first; in each half-iteration one half does
-// a rotation step while the other does a shift step, so every cuFFT plan has batch B and the
-// scratch holds one half at a time.
+// code: the tile loops, cuFFT plans (frost::fft, Backend::Cuda) and the launches of the fused
+// steps (alignment_fused.hpp) or of the cuFFT pipeline (alignment_kernels.hpp); the memory plan
+// is memory_plan.cpp. A batch of B images runs 2B trajectories: [0, B) rotation-first, [B, 2B)
+// shift-first; in each half-iteration one half does a rotation step while the other does a shift
+// step, so every cuFFT plan has batch B and the scratch holds one half at a time (the fused steps
+// have no shared scratch: each order then runs on its own stream).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "align_sizes.hpp"
 #include "frost/alignment/math/polar.hpp"
 #include "frost/alignment/pair_aligner.hpp"
 #include "frost/core/error.hpp"
@@ -24,9 +26,7 @@
 #include "frost/cuda/check.hpp"
 #include "frost/cuda/device_buffer.hpp"
 #include "frost/cuda/fft.hpp"
-#include "frost/fft/heuristic.hpp"
 #include "frost/fft/planner.hpp"
-#include "frost/fft/size_advisor.hpp"
 
 namespace frost::cuda {
 
@@ -34,128 +34,7 @@ namespace {
 
 using align::PairResult;
 using align::Pose2;
-
-/// Headroom left free for the runtime and other users (§8.3).
-constexpr std::size_t kReserveBytes = std::size_t(256) << 20;
-
-std::string mib(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024.0));
-  return buf;
-}
-
-std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
-
-/// Length N of the ring transforms (kernels' rotation_peak): S itself when cuFFT is fast for it,
-/// else the advisor's fast size >= 2S (zero-padded rings, a linear correlation folded to the
-/// circular one). S = 2⌊π r1⌋ is 388 = 4·97 at 128 px, where cuFFT's prime-97 kernels made the
-/// ring R2C half of a rotation step.
-int ring_transform_length(int samples) {
-  if (fft::is_smooth(samples, fft::profile_for(fft::Policy::Portable, fft::Backend::Cuda))) return samples;
-  fft::SizeQuery q;
-  q.shape = {2 * static_cast<index_t>(samples), 1, 1};
-  q.max_change_pct = 50;
-  q.policy = fft::Policy::Portable;
-  try {
-    return static_cast<int>(fft::advise(q).shape.x);
-  } catch (const std::exception&) {
-    return 2 * samples; // correct, if not fast
-  }
-}
-
-struct Sizes {
-  std::size_t pixels, half, polar, polar_half, samples_total;
-  int x, rings, samples, ring_length, ring_half;
-  explicit Sizes(int x_) : x(x_) {
-    const align::PolarGrid g = align::make_polar_grid(x);
-    pixels = std::size_t(x) * x;
-    half = std::size_t(x / 2 + 1) * x;
-    rings = g.rings();
-    samples = g.samples;
-    ring_length = ring_transform_length(samples);
-    ring_half = ring_length / 2 + 1;
-    polar = std::size_t(rings) * ring_length;
-    samples_total = std::size_t(rings) * samples;
-    polar_half = std::size_t(rings) * ring_half;
-  }
-};
-
-} // namespace
-
-std::size_t align_batch_bytes_per_image(int x, bool fused) {
-  const Sizes z(x);
-  const bool fused_shift = fused && fused_align::shift_supported(x);
-  std::size_t b = 2 * 4 * (fused_shift ? z.samples_total : z.pixels) // aligned images or their polar samples
-                  + 2 * sizeof(Pose2) + 2 * sizeof(float);              // poses and CCs
-  if (!fused_shift) b += 8 * z.half + 4 * z.pixels;               // 2-D spectrum and correlation (one half)
-  if (!fused) b += 4 * z.polar + 8 * z.polar_half                 // polar samples and ring spectra
-                   + 8 * std::size_t(z.ring_half) + 4 * std::size_t(z.ring_length); // ring sums and rho
-  return b;
-}
-
-std::size_t align_reference_bytes(int x, bool fused) {
-  const Sizes z(x);
-  const bool fused_shift = fused && fused_align::shift_supported(x);
-  const std::size_t rings = fused ? std::size_t(z.rings) * fused_align::ring_length(z.samples) : z.polar_half;
-  return 4 * z.pixels + 8 * (fused_shift ? 2 * z.pixels : z.half) + 8 * rings + 2 * sizeof(double);
-}
-
-namespace {
-/// References prepared together: B where a cuFFT plan (batch B) transforms them, else 1.
-std::size_t reference_group(int x, bool fused, std::size_t batch) {
-  return fused && fused_align::shift_supported(x) ? 1 : batch;
-}
-} // namespace
-
-AlignMemoryPlan plan_alignment_memory(int x, std::size_t n_ref, std::size_t n_img, int sets, std::size_t free_bytes,
-                                      double fraction, std::size_t workspace, const CudaAlignOptions& opts) {
-  FROST_EXPECTS(n_ref > 0 && n_img > 0 && sets >= 1, "plan_alignment_memory: empty problem");
-  const std::size_t bb = align_batch_bytes_per_image(x, opts.fused), rb = align_reference_bytes(x, opts.fused);
-  // Resident per image: its pixels, and with the fused steps its polar samples and half of its
-  // pair's 2-D transform (the first steps of every reference read them).
-  const Sizes zs(x);
-  const bool fused_shift = opts.fused && fused_align::shift_supported(x);
-  const std::size_t image_bytes =
-      4 * (zs.pixels + (fused_shift ? zs.samples_total + zs.pixels : 0)) * std::size_t(sets);
-  const double usable = fraction * double(free_bytes) - double(kReserveBytes) - double(workspace);
-  auto fail = [&](const std::string& what) {
-    std::ostringstream os;
-    os << "CUDA aligner: " << what << " (" << x << " px images; " << mib(double(free_bytes)) << " free x "
-       << fraction << " - " << mib(double(kReserveBytes)) << " reserve - " << mib(double(workspace))
-       << " cuFFT work area); raise --gpu-mem-fraction or free the device";
-    FROST_THROW(ExitCode::Device, os.str());
-  };
-  if (usable < double(bb + rb + image_bytes)) fail("not enough device memory for one image, reference and batch");
-  const std::size_t avail = static_cast<std::size_t>(usable);
-  AlignMemoryPlan p;
-  p.batch = std::min<std::size_t>(
-      {n_img, std::size_t(std::max(1, opts.max_batch)), std::max<std::size_t>(1, avail / 4 / bb)});
-  std::size_t rest = avail - p.batch * bb;
-  std::size_t block = std::min<std::size_t>({n_ref, std::size_t(std::max(1, opts.max_reference_block)),
-                                             std::max<std::size_t>(1, rest / 2 / rb)});
-  // cuFFT prepares references in groups of B (its plans have batch B): the block is then
-  // allocated as a multiple of B. The fused steps prepare any count.
-  const std::size_t group = reference_group(x, opts.fused, p.batch);
-  std::size_t cap = round_up(block, group);
-  if (cap * rb > rest) { // the rounding must fit too
-    block = std::max<std::size_t>(1, rest / rb / group * group);
-    cap = round_up(block, group);
-    if (cap * rb > rest) fail("not enough device memory for one reference block");
-  }
-  rest -= cap * rb;
-  const std::size_t per_image = image_bytes + std::size_t(sets) * cap * sizeof(PairResult);
-  p.image_chunk = std::min(n_img, rest / per_image);
-  if (p.image_chunk == 0) fail("not enough device memory for the image chunk");
-  if (p.image_chunk < p.batch) {
-    p.batch = p.image_chunk;
-    cap = round_up(block, reference_group(x, opts.fused, p.batch));
-  }
-  p.reference_block = block;
-  p.bytes = p.batch * bb + cap * rb + p.image_chunk * (image_bytes + std::size_t(sets) * cap * sizeof(PairResult));
-  return p;
-}
-
-namespace {
+using namespace align_detail;
 
 class CudaAlignBackend final : public align::AlignmentBackend {
 public:
