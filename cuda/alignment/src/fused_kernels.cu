@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "block_fft.cuh"
+#include "kernel_order.cuh"
 #include "frost/core/error.hpp"
 #include "frost/core/shape.hpp"
 #include "frost/cuda/alignment_fused.hpp"
@@ -20,9 +21,9 @@ namespace {
 using align::Pose2;
 using align::Subpixel;
 namespace bf = block_fft;
+using namespace align_order;
 
 constexpr unsigned kFull = 0xffffffffu;
-
 
 int log2_exact(int n) {
   int l = 0;
@@ -46,16 +47,6 @@ int ring_chunk(int ring_n, int rings) {
 /// Threads of the rotation step: one per 8 chunk elements, 1024 at most for N >= 1024, else 512.
 int rotation_threads(int ring_n, int chunk) {
   return std::max(32, std::min(ring_n >= 1024 ? 1024 : 512, chunk * ring_n / 8));
-}
-
-/// Larger value wins; equal values: the lower index (the CPU's first strict maximum).
-__device__ bool better(float v, int i, float bv, int bi) { return v > bv || (v == bv && i < bi); }
-/// (bv, bi) ← (v, i) when (v, i) is better.
-__device__ void keep_better(float v, int i, float& bv, int& bi) {
-  if (better(v, i, bv, bi)) {
-    bv = v;
-    bi = i;
-  }
 }
 
 /// Block-wide (value, index) argmax of two candidates per thread (trajectories A and B), warp
@@ -82,15 +73,6 @@ __device__ void block_argmax2(float& va, int& ia, float& vb, int& ib, float* sv,
     }
   }
   __syncthreads();
-}
-
-/// Pixel (i, j) of work item e of an X × X loop (X a power of two >= 8): each warp takes a tile
-/// of 8 × 4 pixels, so the bilinear reads of a rotated image touch a few cache lines per load
-/// instead of one per lane (a row of 32 pixels spans up to 32 source rows).
-__device__ void tile_pixel(int e, int log2x, int& i, int& j) {
-  const int lane = e & 31, tile = e >> 5, tiles_per_row_log2 = log2x - 3;
-  i = ((tile & ((1 << tiles_per_row_log2) - 1)) << 3) + (lane & 7);
-  j = ((tile >> tiles_per_row_log2) << 2) + (lane >> 3);
 }
 
 /// Ring q and sample k of work item e of a chunk (2^log2chunk rings of 2^log2n samples): each
@@ -201,7 +183,7 @@ __global__ void __launch_bounds__(1024)
   } else {
     for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
       int i, j;
-      tile_pixel(e, log2x, i, j);
+      tile_pixel(e, x, i, j);
       float a, b = 0;
       if (first) {
         a = ra[j * x + i];
@@ -291,7 +273,7 @@ __global__ void __launch_bounds__(1024)
   __syncthreads();
   for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
     int i, j;
-    tile_pixel(e, log2x, i, j);
+    tile_pixel(e, x, i, j);
     const float a = align::warp_pixel(ra, x, x, inv[0], i, j);
     const float b = has_b ? align::warp_pixel(rb, x, x, inv[1], i, j) : 0.0f;
     data[j * pitch + i] = make_float2(a, b);

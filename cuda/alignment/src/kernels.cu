@@ -8,12 +8,14 @@
 #include "frost/cuda/alignment_kernels.hpp"
 #include "frost/core/error.hpp"
 #include "frost/cuda/check.hpp"
+#include "kernel_order.cuh"
 
 namespace frost::cuda::align_kernels {
 namespace {
 
 using align::Pose2;
 using align::Subpixel;
+using namespace align_order;
 
 constexpr int kThreads = 256;
 
@@ -22,20 +24,6 @@ int blocks_for(long long n) { return static_cast<int>((n + kThreads - 1) / kThre
 __global__ void init_poses_kernel(Pose2* poses, int count) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < count) poses[t] = align::pose_identity();
-}
-
-/// Pixel (i, j) of work item p of an x × x image: for x a multiple of 8, each warp takes a tile of
-/// 8 × 4 pixels (the bilinear reads of a rotated image then touch a few cache lines per load,
-/// not one per lane); otherwise row-major.
-__device__ void pixel_of(int p, int x, int& i, int& j) {
-  if (x % 8 != 0) {
-    i = p % x;
-    j = p / x;
-    return;
-  }
-  const int lane = p & 31, tile = p >> 5, tiles_per_row = x / 8;
-  i = (tile % tiles_per_row) * 8 + (lane & 7);
-  j = (tile / tiles_per_row) * 4 + (lane >> 3);
 }
 
 // grid: (pixel blocks, trajectories)
@@ -47,7 +35,7 @@ __global__ void warp_kernel(const float* __restrict__ src, const Pose2* __restri
   const Pose2 inv = align::pose_inverse(poses[t]);
   const std::size_t off = std::size_t(t) * x * x;
   int i, j;
-  pixel_of(p, x, i, j);
+  tile_pixel(p, x, i, j);
   dst[off + std::size_t(j) * x + i] = align::warp_pixel(src + off, x, x, inv, i, j);
 }
 
@@ -74,18 +62,12 @@ __global__ void shift_product_kernel(const float2* __restrict__ ref, float2* __r
   d = make_float2(qr, qi);
 }
 
-/// Larger value wins; equal values: lower index (the CPU's first-strict-maximum scan order).
-__device__ bool better(float v, int i, float bv, int bi) { return v > bv || (v == bv && i < bi); }
-
 /// Block-wide (value, index) argmax in shared memory, fixed tree order; result in v[0], i[0].
 __device__ void block_argmax(float* v, int* i) {
   for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
     if (static_cast<int>(threadIdx.x) < stride) {
       const int o = threadIdx.x + stride;
-      if (better(v[o], i[o], v[threadIdx.x], i[threadIdx.x])) {
-        v[threadIdx.x] = v[o];
-        i[threadIdx.x] = i[o];
-      }
+      keep_better(v[o], i[o], v[threadIdx.x], i[threadIdx.x]);
     }
     __syncthreads();
   }
@@ -226,7 +208,7 @@ __global__ void moments_kernel(const float* __restrict__ ref, const double* __re
     double v;
     if (poses) {
       int i, j;
-      pixel_of(e, x, i, j);
+      tile_pixel(e, x, i, j);
       v = align::warp_pixel(p, x, x, inv, i, j);
       if (ref) c += double(ref[j * x + i]) * v;
     } else {
