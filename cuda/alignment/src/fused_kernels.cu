@@ -85,6 +85,25 @@ __device__ void ring_tile(int e, int log2n, int log2chunk, int& q, int& k) {
   q = ((tile >> tiles_per_ring_log2) << rows_log2) + (lane >> cols_log2);
 }
 
+/// Rows q < chunk of rings q0 + q (zero beyond the last ring) from images a and b (b null: 0):
+/// samples k < S only, drawn in compact patches per warp (ring_tile); samples k >= S are not
+/// written (the forward transform with len = S takes them as zero).
+__device__ void sample_ring_chunk(float2* rows, int pitch, int q0, int log2n, int log2chunk, const align::PolarGrid& g,
+                                  const float* sin_t, const float* cos_t, const float* a_img, const float* b_img) {
+  for (int e = threadIdx.x; e < (1 << (log2n + log2chunk)); e += blockDim.x) {
+    int q, k;
+    ring_tile(e, log2n, log2chunk, q, k);
+    if (k >= g.samples) continue;
+    float a = 0, b = 0;
+    if (q0 + q < g.rings()) {
+      const int r = g.first_ring + q0 + q;
+      a = align::polar_sample(a_img, g, r, sin_t[k], cos_t[k]);
+      if (b_img) b = align::polar_sample(b_img, g, r, sin_t[k], cos_t[k]);
+    }
+    rows[q * pitch + k] = make_float2(a, b);
+  }
+}
+
 /// Component c (0 = A = real part, 1 = B = imaginary part) of a complex value.
 __device__ float part(float2 v, int c) { return c == 0 ? v.x : v.y; }
 
@@ -136,14 +155,9 @@ __global__ void reference_rings_kernel(const float* __restrict__ refs, align::Po
   float2* o = out + std::size_t(blockIdx.x) * rings * n;
   for (int q0 = 0; q0 < rings; q0 += chunk) {
     __syncthreads(); // the previous chunk has been written out
-    for (int e = threadIdx.x; e < chunk * n; e += blockDim.x) {
-      const int q = e >> log2n, k = e & (n - 1);
-      float v = 0;
-      if (q0 + q < rings && k < g.samples) v = align::polar_sample(img, g, g.first_ring + q0 + q, sin_t[k], cos_t[k]);
-      rows[q * pitch + k] = make_float2(v, 0);
-    }
+    sample_ring_chunk(rows, pitch, q0, log2n, log2chunk, g, sin_t, cos_t, img, nullptr);
     __syncthreads();
-    bf::forward(rows, log2n, log2chunk, pitch, 1, tw);
+    bf::forward(rows, log2n, log2chunk, pitch, 1, tw, g.samples);
     for (int e = threadIdx.x; e < chunk * n; e += blockDim.x) {
       const int q = e >> log2n, k = e & (n - 1);
       if (q0 + q < rings) o[std::size_t(q0 + q) * n + k] = rows[q * pitch + k];
@@ -308,8 +322,6 @@ __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __rest
   const int t0 = 2 * blockIdx.x;
   const bool has_b = t0 + 1 < count;
   const int pixels = g.size * g.size;
-  const float* ia_img = img + std::size_t(t0) * pixels;
-  const float* ib_img = ia_img + pixels;
   for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
   for (int p = threadIdx.x; p < n; p += blockDim.x) hsum[p] = make_float2(0, 0);
 
@@ -328,19 +340,9 @@ __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __rest
         }
         rows[q * pitch + k] = make_float2(a, b);
       }
-    } else { // sampled here: compact patches per warp
-      for (int e = threadIdx.x; e < chunk * n; e += blockDim.x) {
-        int q, k;
-        ring_tile(e, log2n, log2chunk, q, k);
-        if (k >= s) continue;
-        float a = 0, b = 0;
-        if (q0 + q < rings) {
-          const int r = g.first_ring + q0 + q;
-          a = align::polar_sample(ia_img, g, r, sin_t[k], cos_t[k]);
-          if (has_b) b = align::polar_sample(ib_img, g, r, sin_t[k], cos_t[k]);
-        }
-        rows[q * pitch + k] = make_float2(a, b);
-      }
+    } else { // sampled here
+      const float* a_img = img + std::size_t(t0) * pixels;
+      sample_ring_chunk(rows, pitch, q0, log2n, log2chunk, g, sin_t, cos_t, a_img, has_b ? a_img + pixels : nullptr);
     }
     __syncthreads();
     bf::forward(rows, log2n, log2chunk, pitch, 1, tw, s);
