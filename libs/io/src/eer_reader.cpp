@@ -144,11 +144,11 @@ struct EerReader::Impl {
   int fd = -1;
   mutable std::atomic<index_t> corrupt{0};
 
-  void index_tiff();
+  void index_tiff(std::int64_t file_size);
   void index_legacy(std::int64_t file_size);
 };
 
-void EerReader::Impl::index_tiff() {
+void EerReader::Impl::index_tiff(std::int64_t file_size) {
   const std::string& path = info.path;
   TiffHandle h;
   open_tiff(h, path);
@@ -195,8 +195,15 @@ void EerReader::Impl::index_tiff() {
     std::vector<Extent> extents;
     const std::uint32_t strips = TIFFNumberOfStrips(tif);
     for (std::uint32_t s = 0; s < strips; ++s) {
-      const auto off = static_cast<std::int64_t>(TIFFGetStrileOffset(tif, s));
-      const auto len = static_cast<std::int64_t>(TIFFGetStrileByteCount(tif, s));
+      const std::uint64_t off_raw = TIFFGetStrileOffset(tif, s);
+      const std::uint64_t len_raw = TIFFGetStrileByteCount(tif, s);
+      // Checked here, unsigned, so the merge below cannot overflow on a corrupt strip table.
+      const auto size = static_cast<std::uint64_t>(file_size);
+      if (off_raw > size || len_raw > size - off_raw)
+        throw_input_error(path, "EER page " + std::to_string(page) + " strip " + std::to_string(s) +
+                                    " lies beyond the end of the file (truncated file?)");
+      const auto off = static_cast<std::int64_t>(off_raw);
+      const auto len = static_cast<std::int64_t>(len_raw);
       if (!extents.empty() && extents.back().offset + extents.back().bytes == off)
         extents.back().bytes += len; // contiguous strips: one read
       else
@@ -264,12 +271,12 @@ EerReader::EerReader(const std::string& path, const EerOptions& options) : impl_
                       (magic[0] == 'M' && magic[1] == 'M' && magic[2] == 0 && (magic[3] == 42 || magic[3] == 43));
     m.legacy = !tiff;
     if (tiff)
-      m.index_tiff();
+      m.index_tiff(file_size);
     else
       m.index_legacy(file_size);
     for (const auto& frame : m.frames)
       for (const Extent& e : frame)
-        if (e.offset < 0 || e.bytes < 0 || e.offset + e.bytes > file_size)
+        if (e.offset < 0 || e.bytes < 0 || e.offset > file_size || e.bytes > file_size - e.offset)
           throw_input_error(path, "an EER frame lies beyond the end of the file (truncated file?)");
 
     if (m.encoding.symbol_bits == 2 && options.upsampling == 4)
