@@ -103,9 +103,19 @@ bool private_tag_bytes(TIFF* tif, ttag_t tag, std::vector<unsigned char>& bytes,
     count = n;
   }
   type = TIFFFieldDataType(field);
-  const int width = std::max(1, TIFFDataWidth(type));
+  // libtiff keeps a custom value at its in-memory width, which is TIFFDataWidth only for the
+  // byte and integer types (a RATIONAL is held as 4-byte floats): any other type is not an EER
+  // tag, and reading it by its file width overran the buffer (fuzz finding).
+  int width = 0;
+  switch (type) {
+  case TIFF_BYTE: case TIFF_SBYTE: case TIFF_UNDEFINED: case TIFF_ASCII: width = 1; break;
+  case TIFF_SHORT: case TIFF_SSHORT: width = 2; break;
+  case TIFF_LONG: case TIFF_SLONG: width = 4; break;
+  default: return false;
+  }
+  if (data == nullptr) return false;
   bytes.assign(static_cast<const unsigned char*>(data), static_cast<const unsigned char*>(data) + count * width);
-  return data != nullptr;
+  return true;
 }
 
 /// An unsigned integer private tag, or `fallback` when absent.
