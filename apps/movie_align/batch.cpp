@@ -8,6 +8,7 @@
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "frost/io/image_ref.hpp"
+#include "frost/io/mrc_reader.hpp"
 
 namespace frost::movie_align {
 
@@ -84,14 +85,35 @@ void check_batch_patterns(const OutputPaths& p) {
                         ": in batch mode output names must contain {movie} (replaced by each movie's name)");
 }
 
-/// A movie is done when every output asked for exists: a run killed between two of its writes
-/// (each atomic on its own) is redone, not skipped with an output missing.
-bool all_outputs_exist(const OutputPaths& out) {
+namespace {
+
+/// An output counts as written when it is not empty and, for MRC files, as long as its header
+/// says. Outputs are renamed into place without an fsync (unless $FROST_FSYNC), so after a
+/// machine crash one may be there but empty or short: such a movie is redone, not skipped.
+bool output_complete(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0 || st.st_size <= 0) return false;
+  const std::string e = io::file_extension(path);
+  if (e != "mrc" && e != "mrcs") return true;
+  try {
+    io::MrcReader check(path); // throws when the file is shorter than its header says
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+/// A movie is done when every output asked for is complete: a run killed between two of its
+/// writes (each atomic on its own) is redone, not skipped with an output missing.
+bool all_outputs_complete(const OutputPaths& out) {
   for (const std::string* p : {&out.alignment, &out.micrograph, &out.micrograph_nodw, &out.initial, &out.aligned_stack,
                                &out.psd, &out.relion_motion, &out.thumbnail, &out.psd_picture, &out.drift_plot})
-    if (!p->empty() && !exists(*p)) return false;
-  return out.halves_root.empty() || (exists(out.halves_root + "_EVN.mrc") && exists(out.halves_root + "_ODD.mrc"));
+    if (!p->empty() && !output_complete(*p)) return false;
+  return out.halves_root.empty() ||
+         (output_complete(out.halves_root + "_EVN.mrc") && output_complete(out.halves_root + "_ODD.mrc"));
 }
+
+} // namespace
 
 int run_batch(const std::vector<std::string>& movies, const AlignOptions& options, const OutputPaths& pattern) {
   int failed = 0, skipped = 0, first_code = 0;
@@ -100,7 +122,7 @@ int run_batch(const std::vector<std::string>& movies, const AlignOptions& option
     OutputPaths out = outputs_for_movie(pattern, movie);
     if (out.alignment.empty()) out.alignment = default_alignment_path(movie, out);
     const std::string tag = "[" + std::to_string(i + 1) + "/" + std::to_string(movies.size()) + "] " + movie;
-    if (!options.overwrite && all_outputs_exist(out)) {
+    if (!options.overwrite && all_outputs_complete(out)) {
       log_info(tag + ": outputs exist, skipped (--overwrite to redo)");
       ++skipped;
       continue;

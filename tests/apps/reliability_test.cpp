@@ -775,7 +775,7 @@ TEST_F(Reliability, MovieBatchResumesAfterInterruption) {
 // Found by this suite and fixed: the batch "done" test looked at the alignment file and the
 // micrograph only, and align_movie.cpp writes --ostar_motion after the alignment file, so a movie
 // killed between the two was skipped on resume without its motion STAR. The done test now
-// covers every requested output (batch.cpp all_outputs_exist).
+// covers every requested output (batch.cpp all_outputs_complete).
 TEST_F(Reliability, MovieBatchResumeWritesAMotionStarMissedByAKill) {
   std::string list;
   for (int i = 1; i <= 2; ++i) {
@@ -796,6 +796,37 @@ TEST_F(Reliability, MovieBatchResumeWritesAMotionStarMissedByAKill) {
   const Outcome again = run(cmd, d + "/run2");
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_TRUE(fs::exists(d + "/r1_motion.star")) << again.out << again.err;
+}
+
+// Outputs are renamed into place without an fsync (FROST_FSYNC unset), so a machine crash can
+// leave one present but empty or short. The rerun must redo such a movie, not skip it: a short
+// micrograph (shorter than its header says) and an empty alignment STAR are both "not done".
+TEST_F(Reliability, MovieBatchRedoesOutputsLeftShortByACrash) {
+  std::string list;
+  for (int i = 1; i <= 3; ++i) {
+    const std::string root = file("c" + std::to_string(i));
+    ASSERT_EQ(run(simulate_cmd("--mode movie --size 128 128 --frames 5 --seed " + std::to_string(30 + i) + " --oroot " +
+                               root),
+                  file("sim_c"))
+                  .exit_code,
+              0);
+    list += root + ".mrcs\n";
+  }
+  std::ofstream(file("crash_movies.txt")) << list;
+  const std::string d = out_dir("out_batch_crash");
+  const std::string cmd =
+      movie_cmd("-i " + file("crash_movies.txt") + " --skipLocalAlignment --oavg " + d + "/{movie}.mrc");
+  const Outcome first = run(cmd, d + "/run1");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  fs::resize_file(d + "/c1.mrc", fs::file_size(d + "/c1.mrc") / 2);
+  fs::resize_file(d + "/c2_align.star", 0);
+  const ino_t kept = inode(d + "/c3.mrc");
+  const Outcome again = run(cmd, d + "/run2");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("2 aligned, 1 skipped, 0 failed"), std::string::npos) << again.out << again.err;
+  EXPECT_EQ(inode(d + "/c3.mrc"), kept) << "c3 was complete and must be skipped";
+  EXPECT_EQ(io::read_image(d + "/c1.mrc").image.shape(), Shape::image(128, 128));
+  EXPECT_GT(fs::file_size(d + "/c2_align.star"), 0u);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #include "frost/core/atomic_file.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -37,7 +38,24 @@ void unregister_tmp(int slot) {
   if (slot >= 0) g_used[slot].store(false);
 }
 std::string errno_text() { return std::strerror(errno); }
+
+// The rename itself reaches the disk only with its folder's metadata.
+void sync_folder_of(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return; // best effort: the file itself is on the disk
+  static_cast<void>(::fsync(fd));
+  ::close(fd);
+}
 } // namespace
+
+bool outputs_synced() {
+  const char* v = std::getenv("FROST_FSYNC");
+  if (v == nullptr) return false;
+  const std::string s(v);
+  return s == "1" || s == "yes" || s == "true" || s == "on";
+}
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   tmp_ = path_ + ".frost-tmp-" + std::to_string(::getpid());
@@ -71,7 +89,8 @@ void AtomicFile::write_at(long offset, const void* data, std::size_t bytes) {
 
 void AtomicFile::commit() {
   FROST_EXPECTS(file_ != nullptr, "AtomicFile committed twice");
-  const bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
+  const bool sync = outputs_synced();
+  const bool ok = std::fflush(file_) == 0 && (!sync || ::fsync(::fileno(file_)) == 0);
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
   if (!ok || !closed) {
@@ -83,6 +102,7 @@ void AtomicFile::commit() {
     std::remove(tmp_.c_str());
     throw_input_error(path_, "could not rename the temporary output into place (" + why + ")");
   }
+  if (sync) sync_folder_of(path_);
   unregister_tmp(slot_);
   slot_ = -1;
   remove_stale_temporaries(path_);

@@ -31,6 +31,20 @@ TEST(AtomicFile, NothingAtTheFinalPathUntilCommit) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
 }
 
+TEST(AtomicFile, SyncToDiskOnlyWhenFrostFsyncAsksForIt) {
+  test::TempDir dir;
+  const std::pair<const char*, bool> cases[] = {{nullptr, false}, {"0", false}, {"1", true}, {"on", true}};
+  for (const auto& [value, synced] : cases) {
+    const test::EnvVar env("FROST_FSYNC", value);
+    EXPECT_EQ(outputs_synced(), synced) << (value ? value : "(unset)");
+    const std::string out = dir.file(std::string("out-") + (value ? value : "unset") + ".txt");
+    AtomicFile f(out);
+    f.write("synced?");
+    f.commit(); // the fsync path (file, then folder) runs for the synced cases
+    EXPECT_EQ(read_text_file(out), "synced?");
+  }
+}
+
 TEST(AtomicFile, AbandonedWriteLeavesNothingBehind) {
   test::TempDir dir;
   const std::string out = dir.file("out.txt");

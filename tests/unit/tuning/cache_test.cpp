@@ -20,23 +20,7 @@ using test::LogCapture;
 
 std::string key(const std::string& problem) { return test::make_key("extrema_full", 0x1234, problem).str(); }
 
-/// Sets an environment variable for the scope, restoring the previous value.
-class EnvVar {
-public:
-  EnvVar(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value) ::setenv(name, value, 1);
-    else ::unsetenv(name);
-  }
-  ~EnvVar() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
-private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using frost::test::EnvVar;
 
 TEST(TuningCacheT7, DirectoryFollowsTheSpecOrder) {
   EnvVar a("FROST_TUNING_CACHE", nullptr), b("FROST_CACHE_DIR", nullptr), c("XDG_CACHE_HOME", nullptr),

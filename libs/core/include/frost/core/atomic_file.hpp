@@ -6,8 +6,8 @@
 
 namespace frost {
 
-/// Writes go to `<path>.frost-tmp-<pid>` in the same directory; commit() flushes, fsyncs and
-/// renames it to `path`. If the object dies uncommitted (exception) the temporary is removed;
+/// Writes go to `<path>.frost-tmp-<pid>` in the same directory; commit() flushes and renames it
+/// to `path` (and, with outputs_synced(), fsyncs the file before and its folder after). If the object dies uncommitted (exception) the temporary is removed;
 /// if the process is killed by SIGINT/SIGTERM the program base removes it (see
 /// remove_pending_temporaries). A SIGKILL leaves its temporary behind: the next commit of the
 /// same path removes temporaries of it whose process no longer exists on this machine.
@@ -33,6 +33,12 @@ private:
   std::FILE* file_ = nullptr;
   int slot_ = -1;
 };
+
+/// Whether commit() forces outputs to the disk (fsync): `$FROST_FSYNC` = 1/yes/true/on (read at
+/// each commit). Off by default, like the peer programs: the rename alone keeps an output whole when a
+/// run is killed; the sync only matters for a machine crash, and costs 70-130 ms per large
+/// micrograph (more on parallel filesystems).
+bool outputs_synced();
 
 /// Remove every temporary of an uncommitted AtomicFile; async-signal-safe (signal handlers).
 void remove_pending_temporaries() noexcept;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,20 @@ public:
 
 private:
   std::string path_;
+};
+
+/// Sets (value) or unsets (nullptr) an environment variable for the scope, restoring the
+/// previous value.
+class EnvVar {
+public:
+  EnvVar(const char* name, const char* value);
+  ~EnvVar();
+  EnvVar(const EnvVar&) = delete;
+  EnvVar& operator=(const EnvVar&) = delete;
+
+private:
+  const char* name_;
+  std::optional<std::string> old_;
 };
 
 /// Deterministic uniform random floats in [lo, hi).
