@@ -1,11 +1,17 @@
 // --low-memory (movie-alignment.md §4.5) through the program on the CPU: a simulated movie
 // stored as 16-bit and as 8-bit counts, with gain, dark, hot pixels, local alignment and dose
 // weighting, gives the same micrograph, unaligned sum, aligned frames and RELION STAR bytes as
-// the default run, also binned; the log reports the memory saved. A float movie is aligned as
-// before, with a note.
+// the default run, also binned, and from a 16-bit TIFF movie; the log reports the memory saved.
+// A float movie is aligned as before, with a note.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <vector>
+
+#ifdef FROST_TEST_WRITES_TIFF
+#include <tiffio.h>
+#endif
 
 #include "frost/test/support.hpp"
 #include "movie_align_cli.hpp"
@@ -78,6 +84,45 @@ TEST_F(MovieAlignLowMemory, EightBitCountsBinnedGiveTheSameBytes) {
   const std::string log = expect_same_outputs("i8.mrcs", "--bin 1.5");
   EXPECT_NE(log.find("--low-memory: frames held as 8-bit counts"), std::string::npos) << log;
   EXPECT_NE(log.find("(--low-memory: 8-bit counts)"), std::string::npos) << log;
+}
+
+#ifdef FROST_TEST_WRITES_TIFF
+/// The 16-bit MRC movie as an uncompressed 16-bit unsigned TIFF, one page per frame, rows in
+/// stored order.
+void write_u16_tiff(const std::string& from, const std::string& to) {
+  const io::LoadedImage movie = io::read_stack(from);
+  const Shape s = movie.image.shape();
+  TIFF* tif = TIFFOpen(to.c_str(), "w");
+  ASSERT_NE(tif, nullptr) << to;
+  std::vector<std::uint16_t> row(static_cast<std::size_t>(s.x));
+  for (index_t t = 0; t < s.n; ++t) {
+    TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, static_cast<std::uint32_t>(s.x));
+    TIFFSetField(tif, TIFFTAG_IMAGELENGTH, static_cast<std::uint32_t>(s.y));
+    TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, 16);
+    TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, 1);
+    TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_UINT);
+    TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
+    TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+    TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
+    TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, static_cast<std::uint32_t>(s.y));
+    for (index_t y = 0; y < s.y; ++y) {
+      for (index_t x = 0; x < s.x; ++x) row[static_cast<std::size_t>(x)] = static_cast<std::uint16_t>(movie.image(x, y, 0, t));
+      ASSERT_EQ(TIFFWriteScanline(tif, row.data(), static_cast<std::uint32_t>(y), 0), 1);
+    }
+    ASSERT_EQ(TIFFWriteDirectory(tif), 1);
+  }
+  TIFFClose(tif);
+}
+#endif
+
+TEST_F(MovieAlignLowMemory, SixteenBitTiffCountsGiveTheSameBytes) {
+#ifndef FROST_TEST_WRITES_TIFF
+  GTEST_SKIP() << "built without libtiff (FROST_USE_TIFF=OFF): no TIFF movie can be written or read";
+#else
+  write_u16_tiff(file("u16.mrcs"), file("u16.tif"));
+  const std::string log = expect_same_outputs("u16.tif", "--sampling 1"); // TIFFs record no pixel size
+  EXPECT_NE(log.find("--low-memory: frames held as 16-bit counts"), std::string::npos) << log;
+#endif
 }
 
 TEST_F(MovieAlignLowMemory, FloatMoviesAreAlignedAsBeforeWithANote) {

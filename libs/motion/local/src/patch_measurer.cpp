@@ -5,6 +5,8 @@
 #include <exception>
 #include <vector>
 
+#include <omp.h>
+
 #include "frost/core/threads.hpp"
 #include "frost/motion/frame_spectra.hpp"
 
@@ -21,6 +23,8 @@ std::vector<PairMeasurement> measure_stack(View<const float> stack, const Workin
   return correlate_pairs(spectra.cview(), pairs, sizes, options);
 }
 
+/// body(k) for k in [0, count) on up to `threads` threads (k's thread: omp_get_thread_num());
+/// an exception is carried out of the parallel region and the first (lowest k) rethrown.
 template <class Body>
 void for_each_caught(int count, int threads, Body body) {
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(count));
@@ -49,25 +53,18 @@ std::vector<std::vector<PairMeasurement>> HostPatchMeasurer::measure_patches(
   const int count = static_cast<int>(corners.size());
   const index_t p = patch_size;
   std::vector<std::vector<PairMeasurement>> out(corners.size());
-  std::vector<std::exception_ptr> errors(corners.size());
   // One patch per thread: the stack's spectra and correlations run inside that thread (nested
-  // regions are inactive), so every patch is computed the same way for any thread count.
-#pragma omp parallel num_threads(std::max(1, std::min(num_threads(), count)))
-  {
-    Image<float> stack(Shape::image(p, p, static_cast<index_t>(frames_.size())));
-#pragma omp for schedule(dynamic, 1)
-    for (int k = 0; k < count; ++k) {
-      try {
-        const PatchCorner c = corners[static_cast<std::size_t>(k)];
-        fill_patch_stack(frames_, offsets, c.x, c.y, stack.view());
-        out[static_cast<std::size_t>(k)] = measure_stack(stack.cview(), sizes, filter, pairs, options);
-      } catch (...) {
-        errors[static_cast<std::size_t>(k)] = std::current_exception();
-      }
-    }
-  }
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  // regions are inactive), so every patch is computed the same way for any thread count. Each
+  // thread fills its own stack, allocated here (outside the parallel region).
+  const int threads = std::max(1, std::min(num_threads(), count));
+  std::vector<Image<float>> stacks;
+  for (int i = 0; i < threads; ++i) stacks.emplace_back(Shape::image(p, p, static_cast<index_t>(frames_.size())));
+  for_each_caught(count, threads, [&](int k) {
+    Image<float>& stack = stacks[static_cast<std::size_t>(omp_get_thread_num())];
+    const PatchCorner c = corners[static_cast<std::size_t>(k)];
+    fill_patch_stack(frames_, offsets, c.x, c.y, stack.view());
+    out[static_cast<std::size_t>(k)] = measure_stack(stack.cview(), sizes, filter, pairs, options);
+  });
   return out;
 }
 
@@ -94,8 +91,7 @@ std::vector<std::vector<PairMeasurement>> StreamedPatchMeasurer::measure_patches
     const int group = static_cast<int>(frames.shape().n);
     for (int f0 = 0; f0 < count_; f0 += group) {
       const int fn = std::min(group, count_ - f0);
-#pragma omp parallel for num_threads(fn) schedule(static, 1)
-      for (int i = 0; i < fn; ++i) load_(f0 + i, frames.view().item(i).data);
+      for_each_caught(fn, fn, [&](int i) { load_(f0 + i, frames.view().item(i).data); }); // a read may throw
       frames_loaded_ += fn;
       for (int i = 0; i < fn; ++i)
         for_each_caught(kn, threads, [&](int k) {
