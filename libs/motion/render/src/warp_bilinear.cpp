@@ -2,9 +2,7 @@
 // sample whose 2x2 footprint lies inside the frame is interpolated; otherwise the pixel at the
 // floor position, clamped to the frame, is taken as it is.
 #include <cmath>
-#include <vector>
 
-#include "frost/core/threads.hpp"
 #include "warp_methods.hpp"
 
 namespace frost::motion::detail {
@@ -35,19 +33,7 @@ float sample(View<const float> frame, double u, double v) {
 } // namespace
 
 void warp_bilinear(View<const float> frame, const FrameShift& shift, View<float> out) {
-  const index_t nx = out.shape.x, ny = out.shape.y;
-#pragma omp parallel num_threads(num_threads())
-  {
-    std::vector<double> sx(static_cast<std::size_t>(nx)), sy(static_cast<std::size_t>(nx));
-#pragma omp for schedule(static)
-    for (index_t y = 0; y < ny; ++y) {
-      shift.row(y, nx, sx.data(), sy.data());
-      float* dst = out.data + y * nx;
-      for (index_t x = 0; x < nx; ++x)
-        dst[x] = sample(frame, static_cast<double>(x) - sx[static_cast<std::size_t>(x)],
-                        static_cast<double>(y) - sy[static_cast<std::size_t>(x)]);
-    }
-  }
+  warp_rows(shift, out, [&](double u, double v) { return sample(frame, u, v); });
 }
 
 } // namespace frost::motion::detail

@@ -52,18 +52,7 @@ void warp_constant(View<const float> coeffs, Vec2 s, View<float> out) {
 /// Shift varying over the frame: taps per pixel, all 16 products.
 void warp_field(View<const float> coeffs, const FrameShift& shift, View<float> out) {
   const index_t nx = out.shape.x, ny = out.shape.y;
-#pragma omp parallel num_threads(num_threads())
-  {
-    std::vector<double> sx(static_cast<std::size_t>(nx)), sy(static_cast<std::size_t>(nx));
-#pragma omp for schedule(static)
-    for (index_t y = 0; y < ny; ++y) {
-      shift.row(y, nx, sx.data(), sy.data());
-      float* dst = out.data + y * nx;
-      for (index_t x = 0; x < nx; ++x)
-        dst[x] = bspline_sample(coeffs.data, nx, ny, static_cast<double>(x) - sx[static_cast<std::size_t>(x)],
-                                static_cast<double>(y) - sy[static_cast<std::size_t>(x)]);
-    }
-  }
+  warp_rows(shift, out, [&](double u, double v) { return bspline_sample(coeffs.data, nx, ny, u, v); });
 }
 
 } // namespace
