@@ -109,7 +109,10 @@ int Program::main(int argc, const char* const* argv) {
     // --help [option] is answered before parsing so that it works next to incomplete command lines.
     if (has_token(argc, argv, "--help", "-h")) {
       for (int i = 1; i + 1 < argc; ++i) {
-        if ((std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)) {
+        // `--help --more` (what the usage text suggests) asks for the expert options, not for the
+        // help of the --more flag.
+        if ((std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) &&
+            std::strcmp(argv[i + 1], "--more") != 0) {
           const std::string one = params_.help_of(argv[i + 1]);
           if (!one.empty()) {
             std::cout << one;

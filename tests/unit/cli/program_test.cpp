@@ -21,6 +21,7 @@ protected:
   void define(Params& p) override {
     p.text_required("-o", "output file");
     p.choice("--fail", "none", {"none", "input", "runtime", "device", "std"}, "how to fail after writing");
+    p.integer("--knob", 0, "an expert setting").advanced();
     add_device_option(p);
   }
   int run() override {
@@ -103,6 +104,16 @@ TEST(Program, InformationalOptionsExitZero) {
   testing::internal::CaptureStdout();
   EXPECT_EQ(run_echo({"--describe"}), 0);
   EXPECT_EQ(testing::internal::GetCapturedStdout().rfind("{\"program\":\"frost_echo\"", 0), 0u);
+
+  EXPECT_EQ(help.find("--knob"), std::string::npos) << "expert options only with --more";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--help", "--more"}, std::vector<std::string>{"--more", "--help"}}) {
+    testing::internal::CaptureStdout();
+    EXPECT_EQ(run_echo(args), 0);
+    const std::string more = testing::internal::GetCapturedStdout();
+    EXPECT_NE(more.find("Usage: frost_echo"), std::string::npos) << args[0] << " " << args[1];
+    EXPECT_NE(more.find("--knob"), std::string::npos) << args[0] << " " << args[1];
+  }
 
   testing::internal::CaptureStdout();
   EXPECT_EQ(run_echo({"--help", "--fail"}), 0);
