@@ -193,9 +193,20 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
   facts.sum_last = range.first + range.count - 1;
   facts.dose_known = o.dose_known;
   facts.dose = o.dose;
+  if (!facts.dose_known && reader.is_eer() && reader.eer_raw_frame_dose() > 0) {
+    // The EER metadata gives the dose: per fraction, G raw frames (RELION's dose per frame of
+    // an EER movie is per fraction).
+    facts.dose_known = true;
+    facts.dose.dose_per_frame = reader.eer_raw_frame_dose() * static_cast<double>(reader.eer_frames_per_fraction());
+    log_info(movie + fmt(": dose %.4g e/A^2 per fraction from the EER metadata (%.4g per raw frame)",
+                         facts.dose.dose_per_frame, reader.eer_raw_frame_dose()) +
+             ", " + std::to_string(reader.eer_frames_per_fraction()) + " raw frames per fraction");
+  }
+  if (o.dose_weight && !facts.dose_known)
+    throw_usage_error("--dose-weight needs --dose-per-frame: " + movie + " does not give its dose");
   facts.eer = reader.is_eer();
   facts.eer_upsampling = o.read.eer_upsampling;
-  facts.eer_group = o.read.eer_frames_per_fraction;
+  facts.eer_group = reader.eer_frames_per_fraction(); // as grouped, also when derived from a count or a dose
   facts.tiff_flip_y = o.read.tiff_flip_y;
   facts.gain_transform = o.read.gain_transform;
   log_info(movie + ": " + std::to_string(count) + " frames " + std::to_string(first) + ".." +
@@ -255,7 +266,7 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
     so.halves = !out.halves_root.empty();
     so.aligned_frames = !out.aligned_stack.empty();
     so.dose_weighted = o.dose_weight && micrograph;
-    so.dose = o.dose;
+    so.dose = facts.dose;
     so.pixel_size = gs.pixel_size;
     so.normalization = o.normalization;
     motion::FrameSums sums = frames->renderer().render(model, range, o.interp, so);

@@ -4,8 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "batch.hpp"
 #include "fft_storage.hpp"
 #include "frost/core/error.hpp"
+#include "frost/io/image_ref.hpp"
 #include "frost/picture/png.hpp"
 #include "frost/tuning/options.hpp"
 
@@ -85,6 +87,10 @@ void define_align_options(cli::Params& p) {
   p.integer("--eer-fractions", 40, "EER: number of fractions").alias("--eer_fractions").at_least(1).in_section(kMovie);
   p.integer("--eer-group", 0, "EER: raw frames per fraction (RELION --eer_grouping); wins over --eer-fractions")
       .alias("--eer_grouping").at_least(0).in_section(kMovie);
+  p.real("--eer-dose-per-fraction", 0.0,
+         "EER: dose per fraction [e/A^2]; frames per fraction = round(d / dose per raw frame from the file's "
+         "metadata); wins over --eer-fractions (0: off)")
+      .alias("--eer_dose_per_fraction").at_least(0).in_section(kMovie);
   p.integer("--seed", 0, "random seed of the bad-pixel replacement").at_least(0).in_section(kMovie).advanced();
 
   p.real("--maxResForCorrelation", 30.0, "resolution at which the alignment low-pass is 0.5 [A]")
@@ -171,8 +177,14 @@ void validate_align_options(const cli::Params& p) {
     if (p.given(png) && !picture::png_supported())
       throw_usage_error(std::string(png) + ": frost was built without PNG support (libpng not found at configure "
                                            "time; install libpng-dev and configure again)");
+  if (p.get_int("--eer-group") > 0 && p.get_real("--eer-dose-per-fraction") > 0)
+    throw_usage_error("--eer-group and --eer-dose-per-fraction both say how raw EER frames are grouped: give one");
   if (p.flag_value("--dose-weight")) {
-    if (!p.given("--dose-per-frame")) throw_usage_error("--dose-weight needs --dose-per-frame");
+    // An EER movie (or a list, which may hold some) can give its dose in its metadata: checked per movie.
+    const std::string input = p.get_text("-i");
+    const bool dose_may_come_from_file = io::file_extension(input) == "eer" || is_movie_list(input);
+    if (!p.given("--dose-per-frame") && !dose_may_come_from_file)
+      throw_usage_error("--dose-weight needs --dose-per-frame");
     if (!(p.get_real("--dose-per-frame") > 0)) throw_usage_error("--dose-per-frame must be positive");
     const double kv = p.get_real("--voltage");
     if (kv != 100 && kv != 200 && kv != 300) throw_usage_error("--voltage: dose weighting knows 100, 200 and 300 kV");
@@ -203,6 +215,7 @@ AlignOptions align_options(const cli::Params& p) {
   r.eer_upsampling = static_cast<int>(p.get_int("--eer-upsampling"));
   r.eer_fractions = p.get_int("--eer-fractions");
   r.eer_frames_per_fraction = p.get_int("--eer-group");
+  r.eer_dose_per_fraction = p.get_real("--eer-dose-per-fraction");
   if (p.get_real("--sampling") > 0) o.pixel_size = p.get_real("--sampling");
   if (p.given("--frameRangeSum")) {
     const auto sum = p.get_ints("--frameRangeSum");

@@ -13,11 +13,13 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
+#include "frost/io/eer_metadata.hpp"
 
 namespace frost::io {
 
@@ -150,6 +152,7 @@ struct EerReader::Impl {
   index_t group = 1;
   bool legacy = false;
   std::string metadata;
+  double raw_frame_dose = 0; ///< e/Å² per raw frame from the metadata, 0 when unknown
   std::vector<std::vector<Extent>> frames;
   int fd = -1;
   mutable std::atomic<index_t> corrupt{0};
@@ -295,7 +298,21 @@ EerReader::EerReader(const std::string& path, const EerOptions& options) : impl_
     // G frames per fraction given, or F fractions (G = floor(N/F)); either way the frames
     // beyond the last whole fraction are dropped.
     const auto n = static_cast<index_t>(m.frames.size());
+    const EerAcquisition acquisition = parse_eer_metadata(m.metadata);
+    m.raw_frame_dose = acquisition.raw_frame_dose(n).value_or(0.0);
     index_t g = options.frames_per_fraction, fractions = 0;
+    if (g <= 0 && options.dose_per_fraction > 0) {
+      if (!(m.raw_frame_dose > 0))
+        throw_input_error(path, "--eer-dose-per-fraction needs the dose per raw frame, but the EER metadata lacks " +
+                                    acquisition.missing_for_dose() + "; give --eer-group or --eer-fractions");
+      const double frames_per_dose = options.dose_per_fraction / m.raw_frame_dose;
+      g = static_cast<index_t>(std::max(1.0, std::min(std::round(frames_per_dose), static_cast<double>(n))));
+      char line[160];
+      std::snprintf(line, sizeof line, "%.4g e/A^2 per raw EER frame (metadata): %lld frame(s) per fraction for %.4g "
+                    "e/A^2 per fraction (%.4g as grouped)", m.raw_frame_dose, static_cast<long long>(g),
+                    options.dose_per_fraction, static_cast<double>(g) * m.raw_frame_dose);
+      log_info(path + ": " + line);
+    }
     if (g > 0) {
       if (g > n)
         throw_input_error(path, "holds " + std::to_string(n) + " raw EER frames, fewer than the " + std::to_string(g) +
@@ -338,6 +355,7 @@ int EerReader::upsampling() const { return impl_->options.upsampling; }
 const EerEncoding& EerReader::encoding() const { return impl_->encoding; }
 bool EerReader::legacy() const { return impl_->legacy; }
 const std::string& EerReader::metadata_xml() const { return impl_->metadata; }
+double EerReader::raw_frame_dose() const { return impl_->raw_frame_dose; }
 index_t EerReader::corrupt_frames_seen() const { return impl_->corrupt.load(); }
 
 bool EerReader::add_raw_frame(index_t raw, float* grid) const {

@@ -26,6 +26,7 @@ int EerReader::upsampling() const { return 0; }
 const EerEncoding& EerReader::encoding() const { return impl_->encoding; }
 bool EerReader::legacy() const { return false; }
 const std::string& EerReader::metadata_xml() const { return impl_->metadata; }
+double EerReader::raw_frame_dose() const { return 0; }
 bool EerReader::add_raw_frame(index_t, float*) const { return false; }
 index_t EerReader::corrupt_frames_seen() const { return 0; }
 

@@ -22,6 +22,7 @@ void MovieReader::Impl::open_source() {
     eo.upsampling = options.eer_upsampling;
     eo.frames_per_fraction = options.eer_frames_per_fraction;
     eo.fractions = options.eer_frames_per_fraction > 0 ? 0 : options.eer_fractions;
+    eo.dose_per_fraction = options.eer_frames_per_fraction > 0 ? 0.0 : options.eer_dose_per_fraction;
     source = std::make_unique<io::EerReader>(path, eo);
   } else {
     io::ReadOptions ro;
@@ -136,6 +137,12 @@ MovieReader::~MovieReader() = default;
 
 const io::ImageInfo& MovieReader::file_info() const { return impl_->source->info(); }
 bool MovieReader::is_eer() const { return impl_->eer; }
+index_t MovieReader::eer_frames_per_fraction() const {
+  return impl_->eer ? static_cast<const io::EerReader&>(*impl_->source).frames_per_fraction() : 0;
+}
+double MovieReader::eer_raw_frame_dose() const {
+  return impl_->eer ? static_cast<const io::EerReader&>(*impl_->source).raw_frame_dose() : 0.0;
+}
 index_t MovieReader::first_frame() const { return impl_->first; }
 index_t MovieReader::frame_count() const { return impl_->count; }
 index_t MovieReader::raw_width() const { return impl_->raw_w; }

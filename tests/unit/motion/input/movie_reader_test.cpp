@@ -205,6 +205,57 @@ TEST(MovieReaderSynthetic, DefectsAndHotPixelsAreReplacedTheSameForAnyThreadCoun
   for (index_t i = 0; i < 16 * 12; ++i) EXPECT_NEAR(c[2 * 16 * 12 + i], out[std::size_t(i)], 1e-5);
 }
 
+// --eer-dose-per-fraction (formats §4.3): G = round(d / d_raw) with d_raw from the metadata XML;
+// the reader reports the grouping it used and the raw-frame dose (what the STARs record).
+TEST(MovieReaderEer, DosePerFractionGroupsByTheMetadataDose) {
+  if (!io::eer_supported()) GTEST_SKIP() << "frost was built without libtiff (EER support)";
+  test::TempDir dir;
+  std::vector<std::vector<unsigned char>> streams;
+  const auto frames = test::three_test_frames();
+  for (int i = 0; i < 10; ++i)
+    streams.push_back(test::encode_eer_frame(frames[std::size_t(i % 3)], 64 * 40, {7, 4, false}));
+  // 10 frames, 5 e/px in total on 1 Å pixels: 0.5 e/Å² per raw frame.
+  const std::string xml = "<metadata><item name=\"numberOfFrames\">10</item><item name=\"totalDose\">5</item>"
+                          "<item name=\"sensorPixelSize.height\">1e-10</item>"
+                          "<item name=\"sensorPixelSize.width\">1e-10</item></metadata>";
+  const std::string path = dir.file("dosed.eer");
+  std::string why;
+  if (!test::write_eer_tiff(path, streams, 64, 40, 65001, false, &why, 7, 2, xml)) GTEST_SKIP() << why;
+  MovieReadOptions mo;
+  mo.eer_dose_per_fraction = 1.6; // 3.2 raw frames: G = 3, 3 fractions, 1 frame dropped
+  {
+    MovieReader reader(path, mo);
+    EXPECT_EQ(reader.eer_frames_per_fraction(), 3);
+    EXPECT_EQ(reader.frame_count(), 3);
+    EXPECT_DOUBLE_EQ(reader.eer_raw_frame_dose(), 0.5);
+  }
+  mo.eer_frames_per_fraction = 5; // --eer-group wins
+  {
+    MovieReader reader(path, mo);
+    EXPECT_EQ(reader.eer_frames_per_fraction(), 5);
+    EXPECT_EQ(reader.frame_count(), 2);
+  }
+  mo.eer_frames_per_fraction = 0;
+  mo.eer_dose_per_fraction = 0; // --eer-fractions 40 does not fit 10 frames; 4 does (G = 2)
+  mo.eer_fractions = 4;
+  EXPECT_EQ(MovieReader(path, mo).eer_frames_per_fraction(), 2);
+
+  // Without the dose in the metadata: an Input error that names what is missing.
+  const std::string bare = dir.file("bare.eer");
+  if (!test::write_eer_tiff(bare, streams, 64, 40, 65001, false, &why)) GTEST_SKIP() << why;
+  mo.eer_dose_per_fraction = 1.0;
+  try {
+    MovieReader reader(bare, mo);
+    FAIL() << "a dose per fraction was accepted without the dose in the metadata";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Input);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("bare.eer"), std::string::npos) << what;
+    EXPECT_NE(what.find("totalDose"), std::string::npos) << what;
+    std::printf("%s\n", what.c_str());
+  }
+}
+
 TEST(MovieReaderEer, FractionsAtUpsampling2WithACountGain) {
   if (!io::eer_supported()) GTEST_SKIP() << "frost was built without libtiff (EER support)";
   test::TempDir dir;

@@ -21,6 +21,10 @@ struct EerOptions {
   /// Number of fractions (Warp, Scipion): G = floor(N / F). Used when frames_per_fraction is 0;
   /// when both are 0 every raw frame is one item.
   index_t fractions = 0;
+  /// Dose per fraction [e/Å²] (teamtomo/eerfile): G = round(d / d_raw) with d_raw, the dose per
+  /// raw frame, from the metadata XML (an Input error when it lacks the items). Used when
+  /// frames_per_fraction is 0; wins over `fractions`. 0: off.
+  double dose_per_fraction = 0;
   /// Sensor size assumed for legacy (non-TIFF) files, whose frames carry no size.
   index_t legacy_width = 4096, legacy_height = 4096;
 };
@@ -59,6 +63,9 @@ public:
   bool legacy() const;
   /// Acquisition metadata XML of the first page (TIFF tag 65001), "" when absent.
   const std::string& metadata_xml() const;
+  /// Dose per raw frame [e/Å²] from the metadata XML, 0 when it does not say
+  /// (EerAcquisition::raw_frame_dose).
+  double raw_frame_dose() const;
 
   /// @brief Adds the counts of raw frame `raw` (0-based) to `grid`; false (and a warning) when
   /// the frame is corrupt, leaving `grid` unchanged.

@@ -33,6 +33,7 @@ struct MovieReadOptions {
   int eer_upsampling = 1;             ///< --eer-upsampling 1|2|4
   index_t eer_frames_per_fraction = 0; ///< --eer-group g (wins over eer_fractions)
   index_t eer_fractions = 40;          ///< --eer-fractions F
+  double eer_dose_per_fraction = 0;    ///< --eer-dose-per-fraction d [e/Å²] (wins over eer_fractions)
   int threads = 0;                     ///< --threads (0 = frost::num_threads())
 };
 
@@ -63,6 +64,10 @@ public:
   /// Facts about the file (EER: fractions at the render grid, as items).
   const io::ImageInfo& file_info() const;
   bool is_eer() const;
+  /// EER: raw frames per fraction as grouped (0 for other movies).
+  index_t eer_frames_per_fraction() const;
+  /// EER: dose per raw frame [e/Å²] from the file's metadata, 0 when unknown (or not EER).
+  double eer_raw_frame_dose() const;
   /// Absolute index (0-based) of the first selected frame.
   const std::string& path() const;
   index_t first_frame() const;
