@@ -103,6 +103,8 @@ void define_align_options(cli::Params& p) {
   p.real("--sum-tol", 0.1, "sum mode: stop when the rms shift increment is below this [px]").at_least(0)
       .in_section(kGlobal);
   p.integer("--sum-iter", 15, "sum mode: at most this many iterations").at_least(1).in_section(kGlobal);
+  p.integer("--group-global", 1, "sum mode: align sums of G consecutive frames, shifts interpolated to the frames "
+            "(RELION --group_frames)").alias("--group_frames").at_least(1).in_section(kGlobal);
   p.integer("--max-pair-distance", 0, "only correlate pairs with j - i <= K (0 = all)").at_least(0).in_section(kGlobal);
   p.real("--outlier-sigma", 3.0, "robust least squares: reject residuals above k sigma").at_least(0.1)
       .in_section(kGlobal);
@@ -177,6 +179,8 @@ void validate_align_options(const cli::Params& p) {
     if (p.given(png) && !picture::png_supported())
       throw_usage_error(std::string(png) + ": frost was built without PNG support (libpng not found at configure "
                                            "time; install libpng-dev and configure again)");
+  if (p.get_int("--group-global") > 1 && p.get_text("--global-mode") != "sum")
+    throw_usage_error("--group-global applies to --global-mode sum (frame pairs are not grouped)");
   if (p.get_int("--eer-group") > 0 && p.get_real("--eer-dose-per-fraction") > 0)
     throw_usage_error("--eer-group and --eer-dose-per-fraction both say how raw EER frames are grouped: give one");
   if (p.flag_value("--dose-weight")) {
@@ -231,6 +235,7 @@ AlignOptions align_options(const cli::Params& p) {
   g.mode = motion::parse_global_mode(p.get_text("--global-mode"));
   g.sum_tolerance = p.get_real("--sum-tol");
   g.sum_iterations = static_cast<int>(p.get_int("--sum-iter"));
+  g.sum_group = static_cast<int>(p.get_int("--group-global"));
   g.max_pair_distance = static_cast<int>(p.get_int("--max-pair-distance"));
   g.outlier_sigma = p.get_real("--outlier-sigma");
   g.outlier_rounds = static_cast<int>(p.get_int("--outlier-rounds"));

@@ -54,6 +54,7 @@ void global_keys(meta::Block& g, const motion::GlobalSettings& s, const motion::
   key(g, "frostMaxShift", s.max_shift);
   key_text(g, "frostSubpixel", motion::to_string(s.subpixel));
   key_text(g, "frostGlobalMode", motion::to_string(s.mode));
+  if (s.mode == motion::GlobalMode::Sum) key_int(g, "frostGlobalGroup", s.sum_group);
   // R² is NaN in sum mode (no pair equations): leave it out rather than write "nan".
   if (std::isfinite(a.r2_x)) key(g, "frostGlobalR2X", a.r2_x);
   if (std::isfinite(a.r2_y)) key(g, "frostGlobalR2Y", a.r2_y);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "frost/core/error.hpp"
+#include "frost/motion/frame_groups.hpp"
 #include "frost/motion/pair_measurer.hpp"
 #include "frost/motion/reference_frame.hpp"
 #include "frost/motion/shift_solver.hpp"
@@ -59,7 +60,19 @@ void solve_pairs(const std::vector<PairMeasurement>& measured, int frames, const
 }
 
 void align_sum(View<const fft::Complex> spectra, const GlobalSettings& s, GlobalAlignment& out) {
-  const SumAlignment sa = align_to_sum(spectra, out.sizes, s);
+  SumAlignment sa;
+  if (s.sum_group > 1) { // sums of G frames aligned, their shifts interpolated to the frames (§4.4)
+    const int n = static_cast<int>(spectra.shape.n);
+    const FrameGroups groups = group_frames(n, s.sum_group);
+    if (groups.count() < 3)
+      throw_usage_error("--group-global " + std::to_string(s.sum_group) + " leaves " + std::to_string(groups.count()) +
+                        " group(s) of the " + std::to_string(n) + " frames; the sum mode needs at least 3");
+    const Image<fft::Complex> sums = group_spectra(spectra, groups);
+    sa = align_to_sum(sums.cview(), out.sizes, s);
+    sa.positions = positions_at_frames(sa.positions, groups);
+  } else {
+    sa = align_to_sum(spectra, out.sizes, s);
+  }
   out.positions = sa.positions;
   out.solver_rounds = sa.iterations;
   out.edge_pairs = sa.edge_peaks;

@@ -44,6 +44,7 @@ struct GlobalSettings {
   GlobalMode mode = GlobalMode::Pairs;
   double sum_tolerance = 0.1;   ///< --sum-tol: stop when the rms increment is below this [px]
   int sum_iterations = 15;      ///< --sum-iter
+  int sum_group = 1;            ///< --group-global G: the sum mode aligns sums of G frames (§4.4)
   /// Pairs per batch (0 = automatic): on the CPU one thread's unit of work, on a device the maps
   /// held at once. Results never depend on it.
   int pair_batch = 0;
