@@ -200,18 +200,20 @@ int run(int argc, char** argv) {
     std::filesystem::remove(movie);
   }
 
-  std::printf("# summary: best of the runs (first run in brackets); stages from the STAR [s]; floor = raw bytes / H2D + N x R2C\n");
-  std::printf("%-4s %-8s %9s %9s %7s %7s %7s %7s %7s %9s %10s %8s\n", "dev", "size", "wall_s", "first_s", "load",
-              "global", "local", "render", "write", "floor_ms", "x_floor", "peak_mem");
+  std::printf("# summary: best of the runs (first run in brackets); stages from the STAR [s]; floor = raw bytes / H2D + N x R2C;\n"
+              "# outside = wall - the program's own total (process start and exit, device start before the movie, STAR)\n");
+  std::printf("%-4s %-8s %9s %9s %7s %7s %7s %7s %7s %7s %9s %10s %8s\n", "dev", "size", "wall_s", "first_s", "load",
+              "global", "local", "render", "write", "outside", "floor_ms", "x_floor", "peak_mem");
   for (const Row& r : rows) {
     if (!r.best.ok) {
       std::printf("%-4s %-8s %s\n", r.dev.c_str(), r.size.c_str(), r.first.note.c_str());
       continue;
     }
     const auto& s = r.best.stages;
-    std::printf("%-4s %-8s %9.3f %9.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.1f %10.1f %8s\n", r.dev.c_str(),
+    const double outside = s.at("Total") >= 0 ? r.best.wall_s - s.at("Total") : -1;
+    std::printf("%-4s %-8s %9.3f %9.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.1f %10.1f %8s\n", r.dev.c_str(),
                 r.size.c_str(), r.best.wall_s, r.first.wall_s, s.at("Load"), s.at("Global"), s.at("Local"),
-                s.at("Render"), s.at("WriteImages"), r.floors.floor_ms,
+                s.at("Render"), s.at("WriteImages"), outside, r.floors.floor_ms,
                 r.floors.floor_ms > 0 ? r.best.wall_s * 1e3 / r.floors.floor_ms : 0.0,
                 r.best.peak_memory.empty() ? "-" : r.best.peak_memory.c_str());
   }
