@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes every parser of untrusted input with libFuzzer (Clang, AddressSanitizer and
-# UndefinedBehaviorSanitizer): MRC, SPIDER, TIFF, EER (files and raw bit streams), EMAN2 HDF5,
+# UndefinedBehaviorSanitizer): MRC, SPIDER, TIFF, EER (files, raw bit streams, metadata XML), EMAN2 HDF5,
 # STAR/XMD, symmetry names and command-line values (tests/fuzz). Seed corpora: the real files
 # of ../shared/data (FROST_TEST_DATA), frost_simulate's output and small files written by
 # frost_fuzz_seeds. Each target runs for SECONDS (default 60); the corpus grows in WORK and is
@@ -18,7 +18,7 @@ build=${FROST_FUZZ_BUILD:-$root/build-fuzz}
 work=${FROST_FUZZ_WORK:-$build/fuzz-work}
 data=${FROST_TEST_DATA:-$root/../shared/data}
 targets=("$@")
-((${#targets[@]})) || targets=(mrc spider tiff eer_file eer_stream eman_hdf star symmetry cli)
+((${#targets[@]})) || targets=(mrc spider tiff eer_file eer_stream eer_metadata eman_hdf star symmetry cli)
 
 "$root/scripts/install_deps.sh"
 # libFuzzer is in libclang-rt-<major>-dev, which clang only recommends.
@@ -64,7 +64,7 @@ cp "$sim"/*.mrc* "$seeds/mrc/" && cp "$sim"/*.star "$sim"/*.xmd "$seeds/star/"
 [ -d "$data" ] || echo "fuzz: note: $data absent; seeds come from frost_simulate and frost_fuzz_seeds only"
 
 max_len() {
-  case $1 in symmetry) echo 64 ;; cli) echo 1024 ;; eer_stream) echo 16384 ;; *) echo 65536 ;; esac
+  case $1 in symmetry) echo 64 ;; cli) echo 1024 ;; eer_metadata) echo 8192 ;; eer_stream) echo 16384 ;; *) echo 65536 ;; esac
 }
 
 # libhdf5 (1.10) allocates what a corrupt file claims and checks for NULL, as glibc's malloc

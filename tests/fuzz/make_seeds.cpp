@@ -179,7 +179,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const fs::path root = argv[1];
-  for (const char* t : {"mrc", "spider", "tiff", "eer_file", "eer_stream", "eman_hdf", "star", "symmetry", "cli"})
+  for (const char* t :
+       {"mrc", "spider", "tiff", "eer_file", "eer_stream", "eer_metadata", "eman_hdf", "star", "symmetry", "cli"})
     fs::create_directories(root / t);
   mrc_seeds(root / "mrc");
   io::write_spider_stack((root / "spider" / "stack.stk").string(), ramp(Shape::image(6, 5, 3)).cview());
@@ -197,6 +198,15 @@ int main(int argc, char** argv) {
   for (const char* name : {"c1", "C7", "c4v", "c3h", "s4", "d2", "D5v", "d2h", "t", "td", "th", "o", "oh", "i", "i1", "i2",
                            "i3", "i4", "i5", "ih", "I3h", "cn", "ci", "cs"})
     write_text(root / "symmetry" / ("name" + std::to_string(n++)), name);
+  write_text(root / "eer_metadata" / "items.xml",
+             "<?xml version=\"1.0\"?>\n<metadata>\n<item name=\"numberOfFrames\">1000</item>\n"
+             "<item name=\"totalDose\" unit=\"e/pixel\">40</item>\n<item name=\"meanDoseRate\">9.9</item>\n"
+             "<item name=\"exposureTime\" unit=\"s\">4.03</item>\n"
+             "<item name=\"sensorPixelSize.height\" unit=\"m\">8e-11</item>\n"
+             "<item name=\"sensorPixelSize.width\" unit=\"m\">8e-11</item>\n</metadata>\n");
+  write_text(root / "eer_metadata" / "elements.xml",
+             "<metadata><numberOfFrames>500</numberOfFrames><totalDose>25.5</totalDose><sensorPixelSize>"
+             "<height>1.0e-10</height><width>1.0e-10</width></sensorPixelSize></metadata>");
   n = 0;
   for (const char* line : {"--count\n10\n--box\n128\n--sym\nI3", "-n=5\n--fast\n--patches\n7\n5\n--range\n0.1\n9",
                            "--count=3\n--device\n0\n1\n--tune\nauto\n--tune-budget\n20", "-n\n1\n--mode\ngrid\n-o\n12@out.mrcs:mrcs",

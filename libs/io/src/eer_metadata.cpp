@@ -108,10 +108,13 @@ std::optional<double> EerAcquisition::raw_frame_dose(index_t file_frames) const 
   const auto specimen = [](double m) { return m > 1e-12 && m < 1e-8; };
   if (!specimen(*h) || !specimen(*w)) return std::nullopt;
   const double area = (*h * 1e10) * (*w * 1e10); // Å²
-  return *total / static_cast<double>(n) / area;
+  const double dose = *total / static_cast<double>(n) / area;
+  if (!std::isfinite(dose) || !(dose > 0)) return std::nullopt;
+  return dose;
 }
 
 std::string EerAcquisition::missing_for_dose() const {
+  if (raw_frame_dose(1)) return {};
   std::string missing;
   const auto add = [&](const char* what) { missing += (missing.empty() ? "" : ", ") + std::string(what); };
   if (!total_dose && !(dose_rate && exposure_time)) add("totalDose (or meanDoseRate and exposureTime)");
@@ -121,6 +124,7 @@ std::string EerAcquisition::missing_for_dose() const {
     const auto specimen = [](std::optional<double> m) { return !m || (*m > 1e-12 && *m < 1e-8); };
     if (!specimen(pixel_height) || !specimen(pixel_width)) add("a specimen pixel size (sensorPixelSize in metres, 1e-12 to 1e-8)");
   }
+  if (missing.empty()) add("a dose that is a finite positive number");
   return missing;
 }
 
