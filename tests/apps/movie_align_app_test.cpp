@@ -207,6 +207,9 @@ TEST_F(MovieAlignApp, BadInputExitCodesLeaveNoOutput) {
   EXPECT_EQ(align("-i " + file("small.mrcs") + " --gain " + file("t1_gain.mrc") + out), 3); // gain size mismatch
   EXPECT_EQ(align(movie_args() + " --device 99" + out), 4); // no such GPU (or no CUDA at all)
   EXPECT_EQ(align(movie_args() + " --controlPoints 2 4 4" + out), 2);
+  EXPECT_EQ(align(movie_args() + " --group-global 2" + out), 2);                     // pairs mode is not grouped
+  EXPECT_EQ(align(movie_args() + " --global-mode sum --group-global 8" + out), 2);   // fewer than 3 groups
+  EXPECT_EQ(align(movie_args() + " --dose-weight" + out), 2);                        // no dose (not EER)
   EXPECT_FALSE(exists(file("bad.mrc")));
   EXPECT_FALSE(exists(file("bad.star")));
 }
