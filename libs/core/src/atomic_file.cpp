@@ -39,11 +39,15 @@ void unregister_tmp(int slot) {
 }
 std::string errno_text() { return std::strerror(errno); }
 
+// The folder holding `path` ("." for a bare name).
+std::string folder_of(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+}
+
 // The rename itself reaches the disk only with its folder's metadata.
 void sync_folder_of(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int fd = ::open(folder_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return; // best effort: the file itself is on the disk
   static_cast<void>(::fsync(fd));
   ::close(fd);
@@ -110,7 +114,7 @@ void AtomicFile::commit() {
 
 void remove_stale_temporaries(const std::string& path) noexcept {
   const std::size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const std::string dir = folder_of(path);
   const std::string prefix = (slash == std::string::npos ? path : path.substr(slash + 1)) + ".frost-tmp-";
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) return;

@@ -57,6 +57,9 @@ void assign(EerAcquisition& a, const std::string& key, const std::string& text) 
   }
 }
 
+/// A pixel size at the specimen, in metres (0.01 to 100 Å); a sensor's own pixel (~14 µm) is not.
+bool specimen_pixel_size(double m) { return m > 1e-12 && m < 1e-8; }
+
 } // namespace
 
 EerAcquisition parse_eer_metadata(const std::string& xml) {
@@ -105,8 +108,7 @@ std::optional<double> EerAcquisition::raw_frame_dose(index_t file_frames) const 
   const std::optional<double> h = pixel_height ? pixel_height : pixel_width;
   const std::optional<double> w = pixel_width ? pixel_width : pixel_height;
   if (!total || !(*total > 0) || n < 1 || !h || !w) return std::nullopt;
-  const auto specimen = [](double m) { return m > 1e-12 && m < 1e-8; };
-  if (!specimen(*h) || !specimen(*w)) return std::nullopt;
+  if (!specimen_pixel_size(*h) || !specimen_pixel_size(*w)) return std::nullopt;
   const double area = (*h * 1e10) * (*w * 1e10); // Å²
   const double dose = *total / static_cast<double>(n) / area;
   if (!std::isfinite(dose) || !(dose > 0)) return std::nullopt;
@@ -121,8 +123,8 @@ std::string EerAcquisition::missing_for_dose() const {
   else if (!(total_dose.value_or(1.0) > 0)) add("a positive totalDose");
   if (!pixel_height && !pixel_width) add("sensorPixelSize");
   else {
-    const auto specimen = [](std::optional<double> m) { return !m || (*m > 1e-12 && *m < 1e-8); };
-    if (!specimen(pixel_height) || !specimen(pixel_width)) add("a specimen pixel size (sensorPixelSize in metres, 1e-12 to 1e-8)");
+    const auto plausible = [](std::optional<double> m) { return !m || specimen_pixel_size(*m); };
+    if (!plausible(pixel_height) || !plausible(pixel_width)) add("a specimen pixel size (sensorPixelSize in metres, 1e-12 to 1e-8)");
   }
   if (missing.empty()) add("a dose that is a finite positive number");
   return missing;

@@ -21,6 +21,24 @@ Image<float> random_image(Shape s, std::uint32_t seed, float lo = -3.f, float hi
   return img;
 }
 
+/// The header statistics computed the plain way: min, max, then the mean, then the rms about it.
+struct TwoPass {
+  double lo = 1e30, hi = -1e30, mean = 0, rms = 0;
+};
+TwoPass two_pass(const Image<float>& img) {
+  TwoPass t;
+  double sum = 0, sq = 0;
+  for (float v : img) {
+    t.lo = std::min(t.lo, double(v));
+    t.hi = std::max(t.hi, double(v));
+    sum += v;
+  }
+  t.mean = sum / double(img.size());
+  for (float v : img) sq += (double(v) - t.mean) * (double(v) - t.mean);
+  t.rms = std::sqrt(sq / double(img.size()));
+  return t;
+}
+
 TEST(MrcWriter, Mode2RoundTripIsExactAndHeaderIsMrc2014) {
   test::TempDir dir;
   const Image<float> stack = random_image(Shape::image(31, 17, 5), 3);
@@ -57,18 +75,11 @@ TEST(MrcWriter, Mode2RoundTripIsExactAndHeaderIsMrc2014) {
   EXPECT_EQ(h.label(0), "frost_test writer");
   EXPECT_EQ(h.nsymbt, 0);
 
-  double lo = 1e30, hi = -1e30, sum = 0, sq = 0;
-  for (float v : stack) {
-    lo = std::min(lo, double(v));
-    hi = std::max(hi, double(v));
-    sum += v;
-  }
-  const double mean = sum / double(stack.size());
-  for (float v : stack) sq += (v - mean) * (v - mean);
-  EXPECT_EQ(h.dmin, float(lo));
-  EXPECT_EQ(h.dmax, float(hi));
-  EXPECT_NEAR(h.dmean, mean, 1e-5);
-  EXPECT_NEAR(h.rms, std::sqrt(sq / double(stack.size())), 1e-5);
+  const TwoPass ref = two_pass(stack);
+  EXPECT_EQ(h.dmin, float(ref.lo));
+  EXPECT_EQ(h.dmax, float(ref.hi));
+  EXPECT_NEAR(h.dmean, ref.mean, 1e-5);
+  EXPECT_NEAR(h.rms, ref.rms, 1e-5);
 }
 
 // A micrograph-sized item (several blocks of 2^20 values, the last one partial) with a large
@@ -77,15 +88,7 @@ TEST(MrcWriter, Mode2RoundTripIsExactAndHeaderIsMrc2014) {
 TEST(MrcWriter, StatisticsOfALargeItemAreExactAndThreadIndependent) {
   test::TempDir dir;
   const Image<float> img = random_image(Shape::image(1500, 1900), 17, 995.f, 1010.f);
-  double lo = 1e30, hi = -1e30, sum = 0, sq = 0;
-  for (float v : img) {
-    lo = std::min(lo, double(v));
-    hi = std::max(hi, double(v));
-    sum += v;
-  }
-  const double mean = sum / double(img.size());
-  for (float v : img) sq += (double(v) - mean) * (double(v) - mean);
-  const double rms = std::sqrt(sq / double(img.size()));
+  const TwoPass ref = two_pass(img);
   MrcHeader h[2];
   const int threads[2] = {1, 3};
   for (int k = 0; k < 2; ++k) {
@@ -94,10 +97,10 @@ TEST(MrcWriter, StatisticsOfALargeItemAreExactAndThreadIndependent) {
     h[k] = read_mrc_header(dir.file("big.mrc"));
   }
   set_num_threads(0);
-  EXPECT_EQ(h[0].dmin, float(lo));
-  EXPECT_EQ(h[0].dmax, float(hi));
-  EXPECT_NEAR(h[0].dmean, mean, 1e-7 * mean); // the header holds floats
-  EXPECT_NEAR(h[0].rms, rms, 1e-6 * rms);
+  EXPECT_EQ(h[0].dmin, float(ref.lo));
+  EXPECT_EQ(h[0].dmax, float(ref.hi));
+  EXPECT_NEAR(h[0].dmean, ref.mean, 1e-7 * ref.mean); // the header holds floats
+  EXPECT_NEAR(h[0].rms, ref.rms, 1e-6 * ref.rms);
   EXPECT_EQ(h[0].dmean, h[1].dmean);
   EXPECT_EQ(h[0].rms, h[1].rms);
 }
