@@ -15,6 +15,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../common/bench_main.hpp"
@@ -35,13 +36,16 @@ const std::vector<MovieSize> kSizes = {{"falcon", 4096, 4096, 40},
 void usage() {
   std::printf(
       "usage: frost_bench_movie_align [--suite check|full] [--sizes a,b,...] [--device cpu|gpu|both]\n"
-      "                               [--gpu ID] [--repeats R] [--budget-s S] [--workdir DIR] [--quick]\n"
+      "                               [--gpu ID] [--repeats R] [--batch B] [--budget-s S] [--workdir DIR] [--quick]\n"
       "  --suite check  (default) GPU only: falcon and k3 (the 0.5 s targets), then the other sizes\n"
       "                 while the budget lasts\n"
       "  --suite full   all five sizes on the GPU and the CPU\n"
       "  --sizes        any of falcon,k2,k2super,k3,k3super (overrides the suite's list)\n"
       "  --repeats R    runs per case (default 2: the first includes cuFFT planning and caches;\n"
       "                 the table reports the best and the first)\n"
+      "  --batch B      also run one process over a list of B copies of the movie (default 4; 0 = no):\n"
+      "                 per_movie = (batch wall - best single wall) / (B - 1), the cost of one more movie\n"
+      "                 in a batch (context, process start and exit paid once, as in -i movies.txt)\n"
       "  --budget-s S   start no new case after S seconds (0 = none)\n"
       "  --quick        every size divided by 4 per axis (a smoke test of the harness)\n");
 }
@@ -52,6 +56,7 @@ struct Options {
   std::string device;
   int gpu = 0;
   int repeats = 2;
+  int batch = 4;
   double budget_s = 0;
   std::string workdir = "/tmp/frost-bench-movie";
   bool quick = false;
@@ -78,6 +83,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--device") o.device = value();
     else if (a == "--gpu") o.gpu = std::stoi(value());
     else if (a == "--repeats") o.repeats = std::max(1, std::stoi(value()));
+    else if (a == "--batch") o.batch = std::max(0, std::stoi(value()));
     else if (a == "--budget-s") o.budget_s = std::stod(value());
     else if (a == "--workdir") o.workdir = value();
     else if (a == "--quick") o.quick = true;
@@ -101,16 +107,23 @@ struct Run {
   std::string note;
 };
 
-Run run_case(const std::string& movie, const std::string& out_root, bool gpu, int device) {
-  const std::string log = out_root + ".log";
+// One frost_movie_align process; `outputs` is out_root for one movie or a {movie} pattern.
+std::pair<int, double> run_program(const std::string& input, const std::string& outputs, const std::string& log,
+                                   bool gpu, int device) {
   std::ostringstream cmd;
-  cmd << FROST_MOVIE_ALIGN_EXE << " -i " << movie << " --sampling 1.0 --oavg " << out_root << ".mrc -o " << out_root
-      << ".star --dose-weight --dose-per-frame 1.0 --device " << (gpu ? std::to_string(device) : std::string("cpu"))
-      << " > " << log << " 2>&1";
+  cmd << FROST_MOVIE_ALIGN_EXE << " -i " << input << " --sampling 1.0 --oavg '" << outputs << ".mrc' -o '" << outputs
+      << ".star' --dose-weight --dose-per-frame 1.0 --overwrite --device "
+      << (gpu ? std::to_string(device) : std::string("cpu")) << " > " << log << " 2>&1";
   const auto t0 = std::chrono::steady_clock::now();
   const int rc = std::system(cmd.str().c_str());
+  return {rc, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+}
+
+Run run_case(const std::string& movie, const std::string& out_root, bool gpu, int device) {
+  const std::string log = out_root + ".log";
+  const auto [rc, wall_s] = run_program(movie, out_root, log, gpu, device);
   Run r;
-  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.wall_s = wall_s;
   if (rc != 0) {
     std::ifstream in(log);
     std::string line, last;
@@ -137,6 +150,36 @@ Run run_case(const std::string& movie, const std::string& out_root, bool gpu, in
   return r;
 }
 
+// One process over a list of `copies` links to the movie: the wall time, or a negative value
+// with the reason in `note`.
+double run_batch_case(const std::string& movie, const std::string& dir, int copies, bool gpu, int device,
+                      std::string& note) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream list(dir + "/movies.txt");
+    for (int i = 0; i < copies; ++i) {
+      const std::string link = dir + "/m" + std::to_string(i) + ".mrc";
+      std::filesystem::create_symlink(std::filesystem::absolute(movie), link);
+      list << link << "\n";
+    }
+  }
+  const auto [rc, wall_s] = run_program(dir + "/movies.txt", dir + "/{movie}", dir + "/batch.log", gpu, device);
+  if (rc != 0) note = "batch failed (status " + std::to_string(rc) + ")";
+  std::ifstream in(dir + "/batch.log");
+  for (std::string line; std::getline(in, line);)
+    if (line.find("device: ") != std::string::npos) std::printf("   batch %s\n", line.c_str());
+  for (int i = 0; i < copies; ++i) { // the in-process total of each movie
+    try {
+      const meta::MetadataFile star = meta::MetadataFile::read(dir + "/m" + std::to_string(i) + ".star");
+      std::printf("   batch movie %d: total %.3f s\n", i, star.block("general").get_double("frostTimeTotal"));
+    } catch (const Error&) {
+    }
+  }
+  std::filesystem::remove_all(dir);
+  return rc == 0 ? wall_s : -1;
+}
+
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const auto start = std::chrono::steady_clock::now();
@@ -154,6 +197,8 @@ int run(int argc, char** argv) {
     std::string size, dev;
     Run best, first;
     Floors floors;
+    double batch_wall = -1; ///< one process over o.batch copies
+    double per_movie = -1;  ///< (batch_wall - best wall) / (batch - 1)
   };
   std::vector<Row> rows;
   for (const std::string& name : o.sizes) {
@@ -191,6 +236,17 @@ int run(int argc, char** argv) {
         if (r.ok && (!row.best.ok || r.wall_s < row.best.wall_s)) row.best = r;
         if (!r.ok) break;
       }
+      if (o.batch >= 2 && row.best.ok && !(o.budget_s > 0 && elapsed() > o.budget_s)) {
+        std::string note;
+        row.batch_wall = run_batch_case(movie, o.workdir + "/batch_" + row.dev, o.batch, gpu, o.gpu, note);
+        if (row.batch_wall > 0) {
+          row.per_movie = (row.batch_wall - row.best.wall_s) / (o.batch - 1);
+          std::printf("   %s batch of %d: wall %.3f s -> %.3f s per further movie\n", row.dev.c_str(), o.batch,
+                      row.batch_wall, row.per_movie);
+        } else {
+          std::printf("   %s batch of %d: %s\n", row.dev.c_str(), o.batch, note.c_str());
+        }
+      }
       if (gpu && !row.floors.device.empty())
         std::printf("   floor: H2D %.1f GB/s -> upload %.1f ms, one R2C %.2f ms x %d frames -> floor %.1f ms (%s)\n",
                     row.floors.h2d_gbs, row.floors.upload_ms, row.floors.fft_ms, size.frames, row.floors.floor_ms,
@@ -201,9 +257,11 @@ int run(int argc, char** argv) {
   }
 
   std::printf("# summary: best of the runs (first run in brackets); stages from the STAR [s]; floor = raw bytes / H2D + N x R2C;\n"
-              "# outside = wall - the program's own total (process start and exit, device start before the movie, STAR)\n");
-  std::printf("%-4s %-8s %9s %9s %7s %7s %7s %7s %7s %7s %9s %10s %8s\n", "dev", "size", "wall_s", "first_s", "load",
-              "global", "local", "render", "write", "outside", "floor_ms", "x_floor", "peak_mem");
+              "# outside = wall - the program's own total (process start and exit, device start before the movie, STAR);\n"
+              "# per_movie = (wall of one process over %d copies - wall_s) / %d: one more movie of a batch (-i list)\n",
+              o.batch, std::max(1, o.batch - 1));
+  std::printf("%-4s %-8s %9s %9s %9s %7s %7s %7s %7s %7s %7s %9s %10s %8s\n", "dev", "size", "wall_s", "first_s",
+              "per_movie", "load", "global", "local", "render", "write", "outside", "floor_ms", "x_floor", "peak_mem");
   for (const Row& r : rows) {
     if (!r.best.ok) {
       std::printf("%-4s %-8s %s\n", r.dev.c_str(), r.size.c_str(), r.first.note.c_str());
@@ -211,8 +269,10 @@ int run(int argc, char** argv) {
     }
     const auto& s = r.best.stages;
     const double outside = s.at("Total") >= 0 ? r.best.wall_s - s.at("Total") : -1;
-    std::printf("%-4s %-8s %9.3f %9.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.1f %10.1f %8s\n", r.dev.c_str(),
-                r.size.c_str(), r.best.wall_s, r.first.wall_s, s.at("Load"), s.at("Global"), s.at("Local"),
+    char per_movie[16] = "-";
+    if (r.per_movie > 0) std::snprintf(per_movie, sizeof per_movie, "%.3f", r.per_movie);
+    std::printf("%-4s %-8s %9.3f %9.3f %9s %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.1f %10.1f %8s\n", r.dev.c_str(),
+                r.size.c_str(), r.best.wall_s, r.first.wall_s, per_movie, s.at("Load"), s.at("Global"), s.at("Local"),
                 s.at("Render"), s.at("WriteImages"), outside, r.floors.floor_ms,
                 r.floors.floor_ms > 0 ? r.best.wall_s * 1e3 / r.floors.floor_ms : 0.0,
                 r.best.peak_memory.empty() ? "-" : r.best.peak_memory.c_str());
