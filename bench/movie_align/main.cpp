@@ -47,7 +47,8 @@ void usage() {
       "                 per_movie = (batch wall - best single wall) / (B - 1), the cost of one more movie\n"
       "                 in a batch (context, process start and exit paid once, as in -i movies.txt)\n"
       "  --budget-s S   start no new case after S seconds (0 = none)\n"
-      "  --quick        every size divided by 4 per axis (a smoke test of the harness)\n");
+      "  --quick        every size divided by 4 per axis (a smoke test of the harness)\n"
+      "  --keep-movies  leave the synthetic movies in the workdir (for profiling)\n");
 }
 
 struct Options {
@@ -60,6 +61,7 @@ struct Options {
   double budget_s = 0;
   std::string workdir = "/tmp/frost-bench-movie";
   bool quick = false;
+  bool keep_movies = false;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -87,6 +89,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--budget-s") o.budget_s = std::stod(value());
     else if (a == "--workdir") o.workdir = value();
     else if (a == "--quick") o.quick = true;
+    else if (a == "--keep-movies") o.keep_movies = true;
     else if (a == "--help" || a == "-h") {
       usage();
       std::exit(0);
@@ -253,7 +256,7 @@ int run(int argc, char** argv) {
                     row.floors.device.c_str());
       rows.push_back(row);
     }
-    std::filesystem::remove(movie);
+    if (!o.keep_movies) std::filesystem::remove(movie);
   }
 
   std::printf("# summary: best of the runs (first run in brackets); stages from the STAR [s]; floor = raw bytes / H2D + N x R2C;\n"
