@@ -149,6 +149,7 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
   std::future<void> gpu_ready;
   if (o.gpu >= 0) gpu_ready = prepare_gpu(o.gpu);
   motion::MovieReader reader(movie, o.read);
+  log_detail(movie + ": opened");
   const int first = static_cast<int>(reader.first_frame());
   const int count = static_cast<int>(reader.frame_count());
   if (count < 3)
@@ -271,6 +272,7 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
     so.normalization = o.normalization;
     motion::FrameSums sums = frames->renderer().render(model, range, o.interp, so);
     facts.seconds["Render"] = since(t);
+    log_detail("rendered");
     t = Clock::now();
     write_images(out, o, sums, gs.pixel_size);
     facts.seconds["WriteImages"] = since(t);

@@ -65,6 +65,7 @@ protected:
       return status;
     }
     const MovieSummary s = align_movie(input, options, outputs);
+    log_detail("movie done, device state released");
     storage.save();
     std::printf("%s: %d frames aligned, reference frame %d, %s model, last-frame shift (%.3f, %.3f) px, %.2f s\n",
                 input.c_str(), s.frames, s.reference, s.local_model ? "B-spline" : "global", s.last_shift_raw.x,

@@ -457,6 +457,27 @@ TEST_F(MovieAlignApp, TuningPoliciesOnTheCpuChangeNothing) {
   EXPECT_NE(align("--tune sometimes " + movie_args()), 0);
 }
 
+TEST_F(MovieAlignApp, LogTimesPrefixEveryLineInOrderOnlyWhenAsked) {
+  const std::string args = movie_args() + " --skipLocalAlignment --frameRange 0 5 --progress none --device cpu -v 2 -o ";
+  ASSERT_EQ(align_logged(args + file("timed.star"), file("timed.log"), "FROST_LOG_TIMES=1"), 0);
+  std::ifstream in(file("timed.log"));
+  double last = -1;
+  int stamped = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("[", 0) != 0) continue; // the summary on stdout has no stamp
+    const double ms = std::stod(line.substr(1));
+    EXPECT_NE(line.find(" ms] "), std::string::npos) << line;
+    EXPECT_GE(ms, last) << line;
+    last = ms;
+    ++stamped;
+  }
+  EXPECT_GE(stamped, 5);
+  ASSERT_EQ(align_logged(args + file("plain.star"), file("plain.log"), "FROST_LOG_TIMES=0"), 0);
+  const std::string plain = read_text(file("plain.log"));
+  EXPECT_NE(plain.find("global alignment"), std::string::npos);
+  EXPECT_EQ(plain.find(" ms] "), std::string::npos) << plain;
+}
+
 TEST_F(MovieAlignApp, BatchGoesOnAfterAFailureAndSkipsDoneMovies) {
   {
     std::ofstream list(file("movies.txt"));

@@ -155,7 +155,10 @@ int Program::main(int argc, const char* const* argv) {
     for (const auto& a : joined) args.push_back(a.c_str());
     params_.parse(static_cast<int>(args.size()), args.data());
     apply_common();
-    if (has_device_) device(); // parse errors in --device are usage errors, reported now
+    if (has_device_) {
+      device(); // parse errors in --device are usage errors, reported now
+      log_detail("devices checked");
+    }
     validate();
     if (params_.flag_value("--validate")) {
       std::cout << "command line is valid\n";

@@ -1,6 +1,8 @@
 #include "frost/core/log.hpp"
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 namespace frost {
@@ -10,7 +12,22 @@ int g_verbosity = 1;
 std::mutex g_mutex;
 std::FILE* g_log_file = nullptr;
 
-void emit(const std::string& line) {
+// FROST_LOG_TIMES=1: every line starts with the milliseconds since the library was loaded
+// (about the process start), to see where a run's wall time goes without a profiler.
+const auto g_loaded = std::chrono::steady_clock::now();
+const bool g_times = [] {
+  const char* v = std::getenv("FROST_LOG_TIMES");
+  return v != nullptr && *v != '\0' && *v != '0';
+}();
+
+void emit(const std::string& message) {
+  std::string line = message;
+  if (g_times) {
+    char stamp[32];
+    std::snprintf(stamp, sizeof stamp, "[%9.1f ms] ",
+                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g_loaded).count());
+    line = stamp + line;
+  }
   std::lock_guard<std::mutex> lock(g_mutex);
   std::fprintf(stderr, "%s\n", line.c_str());
   if (g_log_file) {
