@@ -27,10 +27,10 @@ public:
     char line[512];
     std::snprintf(line, sizeof line,
                   "device: context %.1f ms, upload %.1f ms (staging %.1f), spectra %.1f ms, correlate %.1f ms, patches %.1f ms, "
-                  "render %.1f ms (setup %.1f, prefilter %.1f, warp %.1f, dose %.1f, finish %.1f), %zu maps, "
+                  "render %.1f ms (setup %.1f, batches %.1f: prefilter %.1f, warp %.1f, dose %.1f; finish %.1f), %zu maps, "
                   "peak memory %.0f MiB",
                   s.context_ms, s.upload_ms, s.upload_setup_ms, s.spectra_ms, s.correlate_ms, s.patches_ms, s.render_ms,
-                  s.render_setup_ms, s.render_prefilter_ms, s.render_warp_ms, s.render_dose_ms, s.render_finish_ms,
+                  s.render_setup_ms, s.render_batches_ms, s.render_prefilter_ms, s.render_warp_ms, s.render_dose_ms, s.render_finish_ms,
                   s.correlations, s.peak_used_bytes / 1048576.0);
     return line;
   }

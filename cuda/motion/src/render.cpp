@@ -4,7 +4,9 @@
 // thread per line on coalesced memory), one fused warp + sum kernel (per pixel the batch's frames
 // in frame order, so every float sum is the host's), and for dose weighting one batched R2C of
 // the batch's aligned frames (a single-frame plan per frame) and one accumulation kernel (weights from the shared table), one C2R
-// at the end. Other interpolations run the host renderer on a downloaded copy of the frames.
+// at the end. The shifts of all frames go to the device first, so the batches are queued back to
+// back with no wait between them. Other interpolations run the host renderer on a downloaded copy
+// of the frames.
 #include <algorithm>
 #include <chrono>
 #include <utility>
@@ -69,6 +71,61 @@ int render_batch(const CudaMovie::Impl& m, index_t n, index_t half, bool dose, i
   return balanced_batch(std::max(1, std::min({fit, kMaxRenderBatch, count})), count);
 }
 
+/// The shift of every rendered frame as the kernels read it (FrameShift, as the host renderer
+/// derives them), the B-spline planes of the spline frames side by side, and the half counts.
+struct RenderInputs {
+  std::vector<motion_kernels::RenderFrame> frames; ///< one per frame of the range
+  std::vector<double> px, py;
+  int even_count = 0, odd_count = 0;
+
+  /// True when a frame of [k0, k0 + count) of the range moves (is not a plain copy).
+  bool warps(int k0, int count) const {
+    for (int k = k0; k < k0 + count; ++k)
+      if (frames[static_cast<std::size_t>(k)].kind != motion_kernels::RenderFrame::Copy) return true;
+    return false;
+  }
+};
+
+RenderInputs render_inputs(const motion::MotionModel& model, motion::SumRange range, index_t nx,
+                           const motion::SumOptions& options) {
+  RenderInputs in;
+  in.frames.resize(static_cast<std::size_t>(range.count));
+  for (int k = 0; k < range.count; ++k) {
+    const int f = range.first + k;
+    const motion::FrameShift shift = motion::FrameShift::from_model(model, f - model.first_frame, nx);
+    motion_kernels::RenderFrame& r = in.frames[static_cast<std::size_t>(k)];
+    r = {};
+    r.dose = options.dose_weighted ? motion::frame_dose(options.dose, f) : 0.0;
+    if (shift.is_zero()) {
+      r.kind = motion_kernels::RenderFrame::Copy;
+    } else if (shift.is_constant()) {
+      r.kind = motion_kernels::RenderFrame::Constant;
+      r.sx = shift.constant_shift().x;
+      r.sy = shift.constant_shift().y;
+    } else {
+      const motion::FrameShift::SplinePlanes sp = shift.spline_planes();
+      r.kind = motion_kernels::RenderFrame::Spline;
+      r.lx = sp.lx;
+      r.ly = sp.ly;
+      r.hx = sp.hx;
+      r.hy = sp.hy;
+      r.base_x = sp.base.x;
+      r.base_y = sp.base.y;
+      r.plane = static_cast<long long>(in.px.size());
+      const std::size_t plane = static_cast<std::size_t>(sp.lx) * static_cast<std::size_t>(sp.ly);
+      in.px.insert(in.px.end(), sp.px, sp.px + plane);
+      in.py.insert(in.py.end(), sp.py, sp.py + plane);
+    }
+    ++(f % 2 == 0 ? in.even_count : in.odd_count);
+  }
+  return in;
+}
+
+/// Events around the steps of one batch (device time per step, read after the last batch).
+struct BatchEvents {
+  Event start, filtered, warped, weighted;
+};
+
 } // namespace
 
 motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::SumRange range,
@@ -130,13 +187,22 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
     weighted.zero_async(s);
     weight_sq.zero_async(s);
   }
-  DeviceBuffer<motion_kernels::RenderFrame> d_frames(static_cast<std::size_t>(batch));
-  DeviceBuffer<double> planes_x, planes_y;
+  // Every frame's shift description (as the host renderer derives them) and the B-spline planes,
+  // uploaded once: the batches are then queued back to back without waiting for each other.
+  const RenderInputs inputs = render_inputs(model, range, nx, options);
+  DeviceBuffer<motion_kernels::RenderFrame> d_frames(inputs.frames.size());
+  d_frames.upload_async(inputs.frames.data(), inputs.frames.size(), s); // pageable: staged before returning
+  DeviceBuffer<double> planes_x(inputs.px.size()), planes_y(inputs.py.size());
+  if (!inputs.px.empty()) {
+    planes_x.upload_async(inputs.px.data(), inputs.px.size(), s);
+    planes_y.upload_async(inputs.py.data(), inputs.py.size(), s);
+  }
   std::future<HostSums> host_sums = std::async(std::launch::async, [device = m.options.device, frame, &options] {
     DeviceGuard g(device);
     return make_host_sums(frame, options);
   });
-  const Event ev_start, ev_filtered, ev_warped, ev_weighted; // per batch: device time of each step
+  const int batches = (range.count + batch - 1) / batch;
+  std::vector<BatchEvents> events(static_cast<std::size_t>(batches)); // device time of each step
   m.note_memory();
   m.stats.render_setup_ms += ms_between(t_start, std::chrono::steady_clock::now());
 
@@ -145,88 +211,47 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
   out.frame_count = range.count;
   if (options.aligned_frames) out.aligned_frames = Image<float>(Shape::image(nx, ny, range.count));
   const bool keep_aligned = options.aligned_frames || options.dose_weighted;
-  int even_count = 0, odd_count = 0;
-  std::vector<motion_kernels::RenderFrame> frames(static_cast<std::size_t>(batch));
-  std::vector<double> px, py;
-  for (int f0 = range.first; f0 < range.first + range.count; f0 += batch) {
+  for (int i = 0; i < batches; ++i) {
+    const int f0 = range.first + i * batch;
     const int b = std::min(batch, range.first + range.count - f0);
-    // The batch's shifts, as the host renderer derives them.
-    px.clear();
-    py.clear();
-    bool any_warp = false;
-    for (int k = 0; k < b; ++k) {
-      const int f = f0 + k;
-      const motion::FrameShift shift = motion::FrameShift::from_model(model, f - model.first_frame, nx);
-      motion_kernels::RenderFrame& r = frames[static_cast<std::size_t>(k)];
-      r = {};
-      r.dose = options.dose_weighted ? motion::frame_dose(options.dose, f) : 0.0;
-      if (shift.is_zero()) {
-        r.kind = motion_kernels::RenderFrame::Copy;
-      } else if (shift.is_constant()) {
-        r.kind = motion_kernels::RenderFrame::Constant;
-        r.sx = shift.constant_shift().x;
-        r.sy = shift.constant_shift().y;
-      } else {
-        const motion::FrameShift::SplinePlanes sp = shift.spline_planes();
-        r.kind = motion_kernels::RenderFrame::Spline;
-        r.lx = sp.lx;
-        r.ly = sp.ly;
-        r.hx = sp.hx;
-        r.hy = sp.hy;
-        r.base_x = sp.base.x;
-        r.base_y = sp.base.y;
-        r.plane = static_cast<long long>(px.size());
-        const std::size_t plane = static_cast<std::size_t>(sp.lx) * static_cast<std::size_t>(sp.ly);
-        px.insert(px.end(), sp.px, sp.px + plane);
-        py.insert(py.end(), sp.py, sp.py + plane);
-      }
-      any_warp = any_warp || r.kind != motion_kernels::RenderFrame::Copy;
-      if (halves_kept) ++(f % 2 == 0 ? even_count : odd_count);
-    }
-    // Pageable sources: the copies are staged before cudaMemcpyAsync returns.
-    d_frames.upload_async(frames.data(), static_cast<std::size_t>(b), s);
-    if (!px.empty()) {
-      if (planes_x.size() < px.size()) {
-        planes_x = DeviceBuffer<double>(px.size());
-        planes_y = DeviceBuffer<double>(py.size());
-      }
-      planes_x.upload_async(px.data(), px.size(), s);
-      planes_y.upload_async(py.data(), py.size(), s);
-    }
+    const motion_kernels::RenderFrame* d_batch = d_frames.data() + (f0 - range.first);
+    const BatchEvents& ev = events[static_cast<std::size_t>(i)];
     const float* raw = m.frames.data() + static_cast<index_t>(f0 - m.first_frame) * n;
-    ev_start.record(s);
-    if (any_warp) {
+    ev.start.record(s);
+    if (inputs.warps(f0 - range.first, b)) {
       // Rows: transpose so that each row is a column, filter, transpose back; then the columns.
       motion_kernels::transpose_frames(raw, nx, ny, b, transposed.data(), s);
       motion_kernels::prefilter_lines(transposed.data(), scratch.data(), ny, nx, ny, b, n, s);
       motion_kernels::transpose_frames(transposed.data(), ny, nx, b, coeffs.data(), s);
       motion_kernels::prefilter_lines(coeffs.data(), scratch.data(), nx, ny, nx, b, n, s);
     }
-    ev_filtered.record(s);
-    motion_kernels::warp_sum(raw, coeffs.data(), nx, ny, b, d_frames.data(), f0 % 2, planes_x.data(), planes_y.data(),
+    ev.filtered.record(s);
+    motion_kernels::warp_sum(raw, coeffs.data(), nx, ny, b, d_batch, f0 % 2, planes_x.data(), planes_y.data(),
                              halves_kept ? even.data() : nullptr, halves_kept ? odd.data() : nullptr,
                              options.unaligned_sum ? unaligned.data() : nullptr,
                              keep_aligned ? transposed.data() : nullptr, s);
-    ev_warped.record(s);
+    ev.warped.record(s);
     if (options.dose_weighted) {
       if (planned.valid()) plans = planned.get();
       for (int k = 0; k < b; ++k)
         plans.r2c.execute(transposed.data() + static_cast<index_t>(k) * n, spectra.data() + static_cast<index_t>(k) * half,
                     on_stream(s));
-      motion_kernels::dose_accumulate(spectra.data(), b, d_frames.data(), table.data(), half, weighted.data(),
+      motion_kernels::dose_accumulate(spectra.data(), b, d_batch, table.data(), half, weighted.data(),
                                       weight_sq.data(), s);
     }
     if (options.aligned_frames)
       FROST_CUDA_CHECK(cudaMemcpyAsync(out.aligned_frames.data() + static_cast<index_t>(f0 - range.first) * n,
                                        transposed.data(), static_cast<std::size_t>(b) * static_cast<std::size_t>(n) * sizeof(float),
                                        cudaMemcpyDeviceToHost, s));
-    ev_weighted.record(s);
-    // The host vectors and d_frames are reused by the next batch.
-    m.stream.synchronize();
-    m.stats.render_prefilter_ms += ev_filtered.elapsed_ms_since(ev_start);
-    m.stats.render_warp_ms += ev_warped.elapsed_ms_since(ev_filtered);
-    m.stats.render_dose_ms += ev_weighted.elapsed_ms_since(ev_warped);
+    ev.weighted.record(s);
   }
+  m.stream.synchronize(); // the batches' events are complete
+  for (const BatchEvents& ev : events) {
+    m.stats.render_prefilter_ms += ev.filtered.elapsed_ms_since(ev.start);
+    m.stats.render_warp_ms += ev.warped.elapsed_ms_since(ev.filtered);
+    m.stats.render_dose_ms += ev.weighted.elapsed_ms_since(ev.warped);
+  }
+  if (!events.empty()) m.stats.render_batches_ms += events.back().weighted.elapsed_ms_since(events.front().start);
   const auto t_finish = std::chrono::steady_clock::now();
 
   const bool mean = options.normalization == motion::SumNormalization::Mean;
@@ -257,8 +282,8 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
   out.dose_weighted = std::move(h.dose_weighted);
   if (mean) {
     if (options.aligned_sum) scale_by(out.aligned, range.count);
-    if (options.halves && even_count > 0) scale_by(out.even, even_count);
-    if (options.halves && odd_count > 0) scale_by(out.odd, odd_count);
+    if (options.halves && inputs.even_count > 0) scale_by(out.even, inputs.even_count);
+    if (options.halves && inputs.odd_count > 0) scale_by(out.odd, inputs.odd_count);
     if (options.unaligned_sum) scale_by(out.unaligned, range.count);
   }
   m.note_memory();

@@ -80,6 +80,8 @@ struct CudaMotionStats {
   double render_prefilter_ms = 0; ///< render: B-spline prefilter of the batches (device time)
   double render_warp_ms = 0;      ///< render: fused warp + sums (device time)
   double render_dose_ms = 0;      ///< render: R2C + dose accumulation (device time)
+  double render_batches_ms = 0;   ///< render: first batch start to last batch end (device time;
+                                  ///< minus the three above: the device idle between steps)
   double render_finish_ms = 0;    ///< render: final sums, C2R, downloads (wall)
   std::size_t frame_bytes = 0;      ///< device memory held by the frames
   std::size_t peak_used_bytes = 0;  ///< largest (total − free) device memory seen at checkpoints
