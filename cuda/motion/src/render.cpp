@@ -16,6 +16,7 @@
 #include "frost/core/error.hpp"
 #include "frost/core/host_buffer.hpp"
 #include "frost/cuda/fft.hpp"
+#include "frost/cuda/staged_copy.hpp"
 #include "frost/motion/dose_weighting.hpp"
 #include "frost/motion/frame_shift.hpp"
 #include "motion_kernels.hpp"
@@ -25,28 +26,10 @@ namespace frost::cuda {
 
 namespace {
 
-// The host images of the requested sums. Pinned: the downloads run at full speed (a pageable
-// copy of a K3 micrograph takes ~40 ms); pinning is slow too, so render() makes them on a CPU
-// thread while the batches run.
-struct HostSums {
-  Image<float> aligned, even, odd, unaligned, dose_weighted;
-};
-
-HostSums make_host_sums(Shape frame, const motion::SumOptions& options) {
-  const auto image = [&](bool wanted) { return wanted ? Image<float>(frame, HostMemory::Pinned) : Image<float>(); };
-  HostSums h;
-  h.aligned = image(options.aligned_sum);
-  h.even = image(options.halves);
-  h.odd = image(options.halves);
-  h.unaligned = image(options.unaligned_sum);
-  h.dose_weighted = image(options.dose_weighted);
-  return h;
-}
-
-// Queues the copy of a device image into `host` (pinned: asynchronous; the caller synchronises).
+// Copies a device image into `host` (pageable) through the pinned staging blocks, after the
+// work queued on `stream`.
 void download_into(Image<float>& host, const float* d, cudaStream_t stream) {
-  FROST_CUDA_CHECK(cudaMemcpyAsync(host.data(), d, static_cast<std::size_t>(host.size()) * sizeof(float),
-                                   cudaMemcpyDeviceToHost, stream));
+  download_staged(host.data(), d, static_cast<std::size_t>(host.size()) * sizeof(float), stream);
 }
 
 // FrameAccumulator's --normalize mean: every pixel times 1/count in float.
@@ -197,10 +180,6 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
     planes_x.upload_async(inputs.px.data(), inputs.px.size(), s);
     planes_y.upload_async(inputs.py.data(), inputs.py.size(), s);
   }
-  std::future<HostSums> host_sums = std::async(std::launch::async, [device = m.options.device, frame, &options] {
-    DeviceGuard g(device);
-    return make_host_sums(frame, options);
-  });
   const int batches = (range.count + batch - 1) / batch;
   std::vector<BatchEvents> events(static_cast<std::size_t>(batches)); // device time of each step
   m.note_memory();
@@ -255,31 +234,29 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
   const auto t_finish = std::chrono::steady_clock::now();
 
   const bool mean = options.normalization == motion::SumNormalization::Mean;
-  HostSums h = host_sums.get();
-  // The copies are queued in stream order: the dose-weighted C2R reuses `coeffs` only after the
-  // aligned sum left it.
-  if (options.aligned_sum) {
-    // Full sum = even half + odd half, as FrameAccumulator::finish.
-    motion_kernels::add_images(even.data(), odd.data(), coeffs.data(), n, s);
-    download_into(h.aligned, coeffs.data(), s);
-  }
-  if (options.halves) {
-    download_into(h.even, even.data(), s);
-    download_into(h.odd, odd.data(), s);
-  }
-  if (options.unaligned_sum) download_into(h.unaligned, unaligned.data(), s);
+  // All device work first, then the downloads (each waits for its image): the aligned sum in
+  // `coeffs`, the dose-weighted micrograph in `transposed` (free after the last batch).
+  if (options.aligned_sum) motion_kernels::add_images(even.data(), odd.data(), coeffs.data(), n, s); // as FrameAccumulator::finish
   if (options.dose_weighted) {
     motion_kernels::dose_normalise(weighted.data(), weight_sq.data(), 1.0 / static_cast<double>(n), half,
                                    spectra.data(), s);
-    plans.c2r.execute(spectra.data(), coeffs.data(), on_stream(s));
-    download_into(h.dose_weighted, coeffs.data(), s);
+    plans.c2r.execute(spectra.data(), transposed.data(), on_stream(s));
   }
+  // Pageable host images (no page-locking: see download_staged).
+  const auto fetch = [&](bool wanted, const float* d) {
+    Image<float> host;
+    if (wanted) {
+      host = Image<float>(frame);
+      download_into(host, d, s);
+    }
+    return host;
+  };
+  out.aligned = fetch(options.aligned_sum, coeffs.data());
+  out.even = fetch(options.halves, even.data());
+  out.odd = fetch(options.halves, odd.data());
+  out.unaligned = fetch(options.unaligned_sum, unaligned.data());
+  out.dose_weighted = fetch(options.dose_weighted, transposed.data());
   m.stream.synchronize();
-  out.aligned = std::move(h.aligned);
-  out.even = std::move(h.even);
-  out.odd = std::move(h.odd);
-  out.unaligned = std::move(h.unaligned);
-  out.dose_weighted = std::move(h.dose_weighted);
   if (mean) {
     if (options.aligned_sum) scale_by(out.aligned, range.count);
     if (options.halves && inputs.even_count > 0) scale_by(out.even, inputs.even_count);

@@ -1,7 +1,11 @@
-// CUDA core: checked calls report failures as Device errors; buffers round-trip data.
+// CUDA core: checked calls report failures as Device errors; buffers round-trip data; the staged
+// download gives the device's bytes; freed pinned blocks are reused.
 #include <cstdlib>
+#include <cstring>
 
+#include "frost/core/host_buffer.hpp"
 #include "frost/cuda/device_buffer.hpp"
+#include "frost/cuda/staged_copy.hpp"
 #include "frost/test/support.hpp"
 
 namespace frost::cuda {
@@ -17,6 +21,42 @@ TEST(CudaCore, BufferRoundTrip) {
   d.download_async(back.data(), back.size(), s.get());
   s.synchronize();
   EXPECT_EQ(back, host);
+}
+
+// Sizes around the 4 MiB chunk: one partial chunk, exactly two, and several with a remainder
+// that is not a multiple of a float; the bytes after the copy stay untouched.
+TEST(CudaCore, StagedDownloadGivesTheDeviceBytes) {
+  FROST_REQUIRE_GPU();
+  const std::size_t mib = std::size_t{1} << 20;
+  for (const std::size_t bytes : {std::size_t{100}, 8 * mib, 10 * mib + 12347}) {
+    const auto values = test::random_floats(bytes / sizeof(float) + 1, 11);
+    DeviceBuffer<unsigned char> d(bytes);
+    Stream s;
+    FROST_CUDA_CHECK(cudaMemcpyAsync(d.data(), values.data(), bytes, cudaMemcpyHostToDevice, s.get()));
+    std::vector<unsigned char> back(bytes + 16, 0xAB);
+    download_staged(back.data(), d.data(), bytes, s.get());
+    EXPECT_EQ(std::memcmp(back.data(), values.data(), bytes), 0) << bytes;
+    for (std::size_t i = bytes; i < back.size(); ++i) ASSERT_EQ(back[i], 0xAB) << bytes;
+  }
+}
+
+// A freed pinned block is kept and handed to the next request of about its size (the cache
+// default is 1 GiB), so a batch of movies pins its staging once.
+TEST(CudaCore, FreedPinnedBlocksAreReused) {
+  FROST_REQUIRE_GPU();
+  void* first = nullptr;
+  {
+    HostBuffer<unsigned char> a(3 << 20, HostMemory::Pinned);
+    ASSERT_EQ(a.memory(), HostMemory::Pinned);
+    first = a.data();
+  }
+  const std::size_t kept = pinned_cache_free_bytes();
+  EXPECT_GE(kept, std::size_t{3} << 20);
+  HostBuffer<unsigned char> b((3 << 20) - 1000, HostMemory::Pinned);
+  EXPECT_EQ(b.data(), static_cast<void*>(first));
+  EXPECT_EQ(pinned_cache_free_bytes(), kept - (std::size_t{3} << 20));
+  HostBuffer<unsigned char> c(3 << 20, HostMemory::Pinned); // the block is taken: a new one
+  EXPECT_NE(c.data(), b.data());
 }
 
 TEST(CudaCore, FailedCallThrowsDeviceError) {

@@ -13,9 +13,14 @@ enum class HostMemory {
             ///< otherwise falls back to Pageable
 };
 
-/// Raw allocation hooks. Pinned memory goes through the CUDA runtime when available.
+/// Raw allocation hooks. Pinned memory goes through the CUDA runtime when available; freed
+/// pinned blocks are kept for reuse by later requests of about their size (page-locking is slow
+/// and stalls other threads' CUDA calls), up to FROST_PINNED_CACHE_MB in all (default 1024; 0
+/// frees them at once).
 void* host_allocate(std::size_t bytes, HostMemory kind, HostMemory* actual);
 void host_free(void* p, HostMemory actual) noexcept;
+/// Bytes of pinned memory kept for reuse (0 without CUDA).
+std::size_t pinned_cache_free_bytes() noexcept;
 
 /// Move-only owning array of T on the host. Contents are uninitialised unless zero() is called.
 template <class T>
