@@ -224,7 +224,30 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
                                        cudaMemcpyDeviceToHost, s));
     ev.weighted.record(s);
   }
-  m.stream.synchronize(); // the batches' events are complete
+  // The final images on the device, queued behind the batches: the aligned sum in
+  // `coeffs`, the dose-weighted micrograph in `transposed` (free after the last batch).
+  if (options.aligned_sum) motion_kernels::add_images(even.data(), odd.data(), coeffs.data(), n, s); // as FrameAccumulator::finish
+  if (options.dose_weighted) {
+    motion_kernels::dose_normalise(weighted.data(), weight_sq.data(), 1.0 / static_cast<double>(n), half,
+                                   spectra.data(), s);
+    plans.c2r.execute(spectra.data(), transposed.data(), on_stream(s));
+  }
+  // The host images (pageable: no page-locking, see download_staged), their pages faulted in by
+  // the CPU threads while the device runs the batches.
+  const auto host_image = [&](bool wanted) {
+    Image<float> img;
+    if (wanted) {
+      img = Image<float>(frame);
+      host_prefault(img.data(), static_cast<std::size_t>(img.size()) * sizeof(float));
+    }
+    return img;
+  };
+  out.aligned = host_image(options.aligned_sum);
+  out.even = host_image(options.halves);
+  out.odd = host_image(options.halves);
+  out.unaligned = host_image(options.unaligned_sum);
+  out.dose_weighted = host_image(options.dose_weighted);
+  m.stream.synchronize(); // the batches' events are complete, the final images made
   for (const BatchEvents& ev : events) {
     m.stats.render_prefilter_ms += ev.filtered.elapsed_ms_since(ev.start);
     m.stats.render_warp_ms += ev.warped.elapsed_ms_since(ev.filtered);
@@ -234,28 +257,13 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
   const auto t_finish = std::chrono::steady_clock::now();
 
   const bool mean = options.normalization == motion::SumNormalization::Mean;
-  // All device work first, then the downloads (each waits for its image): the aligned sum in
-  // `coeffs`, the dose-weighted micrograph in `transposed` (free after the last batch).
-  if (options.aligned_sum) motion_kernels::add_images(even.data(), odd.data(), coeffs.data(), n, s); // as FrameAccumulator::finish
-  if (options.dose_weighted) {
-    motion_kernels::dose_normalise(weighted.data(), weight_sq.data(), 1.0 / static_cast<double>(n), half,
-                                   spectra.data(), s);
-    plans.c2r.execute(spectra.data(), transposed.data(), on_stream(s));
+  if (options.aligned_sum) download_into(out.aligned, coeffs.data(), s);
+  if (options.halves) {
+    download_into(out.even, even.data(), s);
+    download_into(out.odd, odd.data(), s);
   }
-  // Pageable host images (no page-locking: see download_staged).
-  const auto fetch = [&](bool wanted, const float* d) {
-    Image<float> host;
-    if (wanted) {
-      host = Image<float>(frame);
-      download_into(host, d, s);
-    }
-    return host;
-  };
-  out.aligned = fetch(options.aligned_sum, coeffs.data());
-  out.even = fetch(options.halves, even.data());
-  out.odd = fetch(options.halves, odd.data());
-  out.unaligned = fetch(options.unaligned_sum, unaligned.data());
-  out.dose_weighted = fetch(options.dose_weighted, transposed.data());
+  if (options.unaligned_sum) download_into(out.unaligned, unaligned.data(), s);
+  if (options.dose_weighted) download_into(out.dose_weighted, transposed.data(), s);
   m.stream.synchronize();
   if (mean) {
     if (options.aligned_sum) scale_by(out.aligned, range.count);

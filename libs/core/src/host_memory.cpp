@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -5,7 +7,10 @@
 #include <string>
 #include <unordered_map>
 
+#include <unistd.h>
+
 #include "frost/core/host_buffer.hpp"
+#include "frost/core/threads.hpp"
 
 #if FROST_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -126,6 +131,21 @@ void host_free(void* p, HostMemory actual) noexcept {
   (void)actual;
 #endif
   std::free(p);
+}
+
+void host_prefault(void* p, std::size_t bytes) {
+  if (p == nullptr || bytes == 0) return;
+  static const auto page = static_cast<std::size_t>(std::max(4096L, ::sysconf(_SC_PAGESIZE)));
+  auto* base = static_cast<unsigned char*>(p);
+  const std::size_t first = (page - reinterpret_cast<std::uintptr_t>(base) % page) % page; // first page start
+  const std::size_t span = std::size_t{1} << 20;                                            // one thread's share
+  const auto spans = static_cast<long>((bytes + span - 1) / span);
+  if (bytes > 0) base[0] = 0;
+#pragma omp parallel for num_threads(static_cast<int>(std::max(1L, std::min<long>(num_threads(), spans)))) schedule(static)
+  for (long k = 0; k < spans; ++k) {
+    const std::size_t end = std::min(bytes, (static_cast<std::size_t>(k) + 1) * span);
+    for (std::size_t i = first + static_cast<std::size_t>(k) * span; i < end; i += page) base[i] = 0;
+  }
 }
 
 std::size_t pinned_cache_free_bytes() noexcept {

@@ -1,5 +1,6 @@
 // Host buffers: alignment, moves, and the pinned fallback when no GPU is present.
 #include <cstdint>
+#include <cstring>
 
 #include "frost/core/host_buffer.hpp"
 #include "frost/test/support.hpp"
@@ -26,6 +27,27 @@ TEST(HostBuffer, PinnedRequestAlwaysGivesUsableMemory) {
   if (!test::gpu_unavailable_reason().empty()) {
     EXPECT_EQ(p.memory(), HostMemory::Pageable);
   }
+}
+
+// Prefaulting writes one zero byte per page (the first byte, and each page start after it) and
+// leaves every other byte as it was, on a buffer that starts inside a page.
+TEST(HostBuffer, PrefaultTouchesOneByteAPage) {
+  HostBuffer<unsigned char> buf((5 << 20) + 123);
+  std::memset(buf.data(), 0xAB, buf.size());
+  unsigned char* p = buf.data() + 100; // not a page start
+  const std::size_t n = buf.size() - 100;
+  host_prefault(p, n);
+  std::size_t zeros = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (p[i] == 0) {
+      ++zeros;
+      ASSERT_TRUE(i == 0 || reinterpret_cast<std::uintptr_t>(p + i) % 4096 == 0) << i;
+    } else {
+      ASSERT_EQ(p[i], 0xAB) << i;
+    }
+  }
+  EXPECT_GE(zeros, n / 65536); // at least one a 64 KiB page
+  EXPECT_EQ(buf.data()[99], 0xAB);
 }
 
 } // namespace

@@ -82,7 +82,7 @@ struct CudaMotionStats {
   double render_dose_ms = 0;      ///< render: R2C + dose accumulation (device time)
   double render_batches_ms = 0;   ///< render: first batch start to last batch end (device time;
                                   ///< minus the three above: the device idle between steps)
-  double render_finish_ms = 0;    ///< render: final sums, C2R, downloads (wall)
+  double render_finish_ms = 0;    ///< render: downloads and normalisation of the final images (wall)
   std::size_t frame_bytes = 0;      ///< device memory held by the frames
   std::size_t peak_used_bytes = 0;  ///< largest (total − free) device memory seen at checkpoints
   std::size_t correlations = 0;     ///< correlation maps computed

@@ -21,6 +21,9 @@ void* host_allocate(std::size_t bytes, HostMemory kind, HostMemory* actual);
 void host_free(void* p, HostMemory actual) noexcept;
 /// Bytes of pinned memory kept for reuse (0 without CUDA).
 std::size_t pinned_cache_free_bytes() noexcept;
+/// Faults in the pages of fresh memory on the CPU threads (a zero byte written per page), so a
+/// later copy into it runs at memory speed; the other bytes are left as they were.
+void host_prefault(void* p, std::size_t bytes);
 
 /// Move-only owning array of T on the host. Contents are uninitialised unless zero() is called.
 template <class T>
