@@ -24,6 +24,7 @@ struct Floors {
   double fft_ms = 0;       ///< one R2C of one full frame (cuFFT), after warm-up [ms]
   double upload_ms = 0;    ///< raw float32 movie bytes / h2d_gbs [ms]
   double floor_ms = 0;     ///< upload_ms + frames · fft_ms
+  double file_floor_ms = 0; ///< the same with the file's bytes (mode 0: one byte a pixel) uploaded
   std::string device;      ///< planner description
 };
 

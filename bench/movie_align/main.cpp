@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -102,11 +103,25 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
+// The device's own stage times from its log line ("device: ... upload 51.7 ms (staging ...),
+// spectra 8.0 ms, correlate 12.7 ms, patches 36.1 ms, render 85.3 ms (...)"): their sum is the
+// GPU stages' time of the movie (the issue's "GPU stages within 3x of the floor"); -1 when absent.
+double gpu_stages_ms(const std::string& line) {
+  double sum = 0;
+  for (const char* stage : {"upload ", "spectra ", "correlate ", "patches ", "render "}) {
+    const auto p = line.find(stage);
+    if (p == std::string::npos) return -1;
+    sum += std::atof(line.c_str() + p + std::strlen(stage));
+  }
+  return sum;
+}
+
 struct Run {
   bool ok = false;
   double wall_s = 0;                    ///< process wall time (file -> micrograph on disk)
   std::map<std::string, double> stages; ///< frostTime* of the alignment STAR [s]
   std::string peak_memory;              ///< "1234 MiB" from the program's device log line
+  double gpu_ms = -1;                   ///< the device's stage times summed (gpu_stages_ms)
   std::string note;
 };
 
@@ -148,7 +163,10 @@ Run run_case(const std::string& movie, const std::string& out_root, bool gpu, in
   for (std::string line; std::getline(in, line);) {
     const auto p = line.find("peak memory ");
     if (p != std::string::npos) r.peak_memory = line.substr(p + 12);
-    if (line.find("device: ") != std::string::npos) std::printf("   %s\n", line.c_str());
+    if (line.find("device: ") != std::string::npos) {
+      std::printf("   %s\n", line.c_str());
+      r.gpu_ms = gpu_stages_ms(line);
+    }
   }
   return r;
 }
@@ -156,7 +174,7 @@ Run run_case(const std::string& movie, const std::string& out_root, bool gpu, in
 // One process over a list of `copies` links to the movie: the wall time, or a negative value
 // with the reason in `note`.
 double run_batch_case(const std::string& movie, const std::string& dir, int copies, bool gpu, int device,
-                      std::string& note) {
+                      std::string& note, double& later_gpu_ms) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   {
@@ -170,8 +188,17 @@ double run_batch_case(const std::string& movie, const std::string& dir, int copi
   const auto [rc, wall_s] = run_program(dir + "/movies.txt", dir + "/{movie}", dir + "/batch.log", gpu, device);
   if (rc != 0) note = "batch failed (status " + std::to_string(rc) + ")";
   std::ifstream in(dir + "/batch.log");
+  std::vector<double> later; // GPU stages of the movies after the first
+  int seen = 0;
   for (std::string line; std::getline(in, line);)
-    if (line.find("device: ") != std::string::npos) std::printf("   batch %s\n", line.c_str());
+    if (line.find("device: ") != std::string::npos) {
+      std::printf("   batch %s\n", line.c_str());
+      if (seen++ > 0 && gpu_stages_ms(line) > 0) later.push_back(gpu_stages_ms(line));
+    }
+  if (!later.empty()) {
+    std::sort(later.begin(), later.end());
+    later_gpu_ms = later[later.size() / 2];
+  }
   for (int i = 0; i < copies; ++i) { // the in-process total of each movie
     try {
       const meta::MetadataFile star = meta::MetadataFile::read(dir + "/m" + std::to_string(i) + ".star");
@@ -202,6 +229,7 @@ int run(int argc, char** argv) {
     Floors floors;
     double batch_wall = -1; ///< one process over o.batch copies
     double per_movie = -1;  ///< (batch_wall - best wall) / (batch - 1)
+    double batch_gpu_ms = -1; ///< median GPU stages of the batch's movies after the first
   };
   std::vector<Row> rows;
   for (const std::string& name : o.sizes) {
@@ -241,7 +269,7 @@ int run(int argc, char** argv) {
       }
       if (o.batch >= 2 && row.best.ok && !(o.budget_s > 0 && elapsed() > o.budget_s)) {
         std::string note;
-        row.batch_wall = run_batch_case(movie, o.workdir + "/batch_" + row.dev, o.batch, gpu, o.gpu, note);
+        row.batch_wall = run_batch_case(movie, o.workdir + "/batch_" + row.dev, o.batch, gpu, o.gpu, note, row.batch_gpu_ms);
         if (row.batch_wall > 0) {
           row.per_movie = (row.batch_wall - row.best.wall_s) / (o.batch - 1);
           std::printf("   %s batch of %d: wall %.3f s -> %.3f s per further movie\n", row.dev.c_str(), o.batch,
@@ -251,9 +279,10 @@ int run(int argc, char** argv) {
         }
       }
       if (gpu && !row.floors.device.empty())
-        std::printf("   floor: H2D %.1f GB/s -> upload %.1f ms, one R2C %.2f ms x %d frames -> floor %.1f ms (%s)\n",
+        std::printf("   floor: H2D %.1f GB/s -> upload %.1f ms, one R2C %.2f ms x %d frames -> floor %.1f ms; with the "
+                    "file's bytes (mode 0) %.1f ms (%s)\n",
                     row.floors.h2d_gbs, row.floors.upload_ms, row.floors.fft_ms, size.frames, row.floors.floor_ms,
-                    row.floors.device.c_str());
+                    row.floors.file_floor_ms, row.floors.device.c_str());
       rows.push_back(row);
     }
     if (!o.keep_movies) std::filesystem::remove(movie);
@@ -261,10 +290,14 @@ int run(int argc, char** argv) {
 
   std::printf("# summary: best of the runs (first run in brackets); stages from the STAR [s]; floor = raw bytes / H2D + N x R2C;\n"
               "# outside = wall - the program's own total (process start and exit, device start before the movie, STAR);\n"
-              "# per_movie = (wall of one process over %d copies - wall_s) / %d: one more movie of a batch (-i list)\n",
+              "# per_movie = (wall of one process over %d copies - wall_s) / %d: one more movie of a batch (-i list);\n"
+              "# gpu_ms = the device's stages (upload, spectra, correlate, patches, render) of a batch movie after the\n"
+              "# first (median; else of the best run); gpu_x = gpu_ms / floor_ms (target <= 3), gpu_xf = gpu_ms / the floor\n"
+              "# with the file's bytes (mode 0, a quarter of the float bytes); wall_x = wall_s / floor_ms\n",
               o.batch, std::max(1, o.batch - 1));
-  std::printf("%-4s %-8s %9s %9s %9s %7s %7s %7s %7s %7s %7s %9s %10s %8s\n", "dev", "size", "wall_s", "first_s",
-              "per_movie", "load", "global", "local", "render", "write", "outside", "floor_ms", "x_floor", "peak_mem");
+  std::printf("%-4s %-8s %9s %9s %9s %7s %7s %7s %7s %7s %7s %9s %8s %6s %6s %7s %8s\n", "dev", "size", "wall_s",
+              "first_s", "per_movie", "load", "global", "local", "render", "write", "outside", "floor_ms", "gpu_ms",
+              "gpu_x", "gpu_xf", "wall_x", "peak_mem");
   for (const Row& r : rows) {
     if (!r.best.ok) {
       std::printf("%-4s %-8s %s\n", r.dev.c_str(), r.size.c_str(), r.first.note.c_str());
@@ -274,9 +307,17 @@ int run(int argc, char** argv) {
     const double outside = s.at("Total") >= 0 ? r.best.wall_s - s.at("Total") : -1;
     char per_movie[16] = "-";
     if (r.per_movie > 0) std::snprintf(per_movie, sizeof per_movie, "%.3f", r.per_movie);
-    std::printf("%-4s %-8s %9.3f %9.3f %9s %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.1f %10.1f %8s\n", r.dev.c_str(),
+    const double gpu_ms = r.batch_gpu_ms > 0 ? r.batch_gpu_ms : r.best.gpu_ms;
+    char gpu[16] = "-", gpu_x[16] = "-", gpu_xf[16] = "-";
+    if (gpu_ms > 0) std::snprintf(gpu, sizeof gpu, "%.1f", gpu_ms);
+    if (gpu_ms > 0 && r.floors.floor_ms > 0) {
+      std::snprintf(gpu_x, sizeof gpu_x, "%.2f", gpu_ms / r.floors.floor_ms);
+      std::snprintf(gpu_xf, sizeof gpu_xf, "%.2f", gpu_ms / r.floors.file_floor_ms);
+    }
+    std::printf("%-4s %-8s %9.3f %9.3f %9s %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.1f %8s %6s %6s %7.1f %8s\n",
+                r.dev.c_str(),
                 r.size.c_str(), r.best.wall_s, r.first.wall_s, per_movie, s.at("Load"), s.at("Global"), s.at("Local"),
-                s.at("Render"), s.at("WriteImages"), outside, r.floors.floor_ms,
+                s.at("Render"), s.at("WriteImages"), outside, r.floors.floor_ms, gpu, gpu_x, gpu_xf,
                 r.floors.floor_ms > 0 ? r.best.wall_s * 1e3 / r.floors.floor_ms : 0.0,
                 r.best.peak_memory.empty() ? "-" : r.best.peak_memory.c_str());
   }
