@@ -288,13 +288,17 @@ int run(int argc, char** argv) {
     if (!o.keep_movies) std::filesystem::remove(movie);
   }
 
+  const std::string per_movie_line =
+      o.batch >= 2 ? "# per_movie = (wall of one process over " + std::to_string(o.batch) + " copies - wall_s) / " +
+                         std::to_string(o.batch - 1) + ": one more movie of a batch (-i list);\n"
+                   : std::string("# per_movie: no batch run (--batch 0)\n");
   std::printf("# summary: best of the runs (first run in brackets); stages from the STAR [s]; floor = raw bytes / H2D + N x R2C;\n"
               "# outside = wall - the program's own total (process start and exit, device start before the movie, STAR);\n"
-              "# per_movie = (wall of one process over %d copies - wall_s) / %d: one more movie of a batch (-i list);\n"
+              "%s"
               "# gpu_ms = the device's stages (upload, spectra, correlate, patches, render) of a batch movie after the\n"
               "# first (median; else of the best run); gpu_x = gpu_ms / floor_ms (target <= 3), gpu_xf = gpu_ms / the floor\n"
               "# with the file's bytes (mode 0, a quarter of the float bytes); wall_x = wall_s / floor_ms\n",
-              o.batch, std::max(1, o.batch - 1));
+              per_movie_line.c_str());
   std::printf("%-4s %-8s %9s %9s %9s %7s %7s %7s %7s %7s %7s %9s %8s %6s %6s %7s %8s\n", "dev", "size", "wall_s",
               "first_s", "per_movie", "load", "global", "local", "render", "write", "outside", "floor_ms", "gpu_ms",
               "gpu_x", "gpu_xf", "wall_x", "peak_mem");
