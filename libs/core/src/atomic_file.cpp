@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "frost/core/env.hpp"
 #include "frost/core/error.hpp"
 
 namespace frost {
@@ -54,12 +55,7 @@ void sync_folder_of(const std::string& path) {
 }
 } // namespace
 
-bool outputs_synced() {
-  const char* v = std::getenv("FROST_FSYNC");
-  if (v == nullptr) return false;
-  const std::string s(v);
-  return s == "1" || s == "yes" || s == "true" || s == "on";
-}
+bool outputs_synced() { return env_flag("FROST_FSYNC"); }
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   tmp_ = path_ + ".frost-tmp-" + std::to_string(::getpid());

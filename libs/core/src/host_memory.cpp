@@ -140,7 +140,7 @@ void host_prefault(void* p, std::size_t bytes) {
   const std::size_t first = (page - reinterpret_cast<std::uintptr_t>(base) % page) % page; // first page start
   const std::size_t span = std::size_t{1} << 20;                                            // one thread's share
   const auto spans = static_cast<long>((bytes + span - 1) / span);
-  if (bytes > 0) base[0] = 0;
+  base[0] = 0; // the page holding the start, when it is not a page start
 #pragma omp parallel for num_threads(static_cast<int>(std::max(1L, std::min<long>(num_threads(), spans)))) schedule(static)
   for (long k = 0; k < spans; ++k) {
     const std::size_t end = std::min(bytes, (static_cast<std::size_t>(k) + 1) * span);

@@ -2,8 +2,9 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
+
+#include "frost/core/env.hpp"
 
 namespace frost {
 
@@ -15,10 +16,7 @@ std::FILE* g_log_file = nullptr;
 // FROST_LOG_TIMES=1: every line starts with the milliseconds since the library was loaded
 // (about the process start), to see where a run's wall time goes without a profiler.
 const auto g_loaded = std::chrono::steady_clock::now();
-const bool g_times = [] {
-  const char* v = std::getenv("FROST_LOG_TIMES");
-  return v != nullptr && *v != '\0' && *v != '0';
-}();
+const bool g_times = env_flag("FROST_LOG_TIMES");
 
 void emit(const std::string& message) {
   std::string line = message;
