@@ -165,6 +165,8 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   DeviceBuffer<float> aligned(sized(!fused_shift, 2 * B * z.pixels)), corr(sized(!fused_shift, B * z.pixels));
   DeviceBuffer<float> samples(sized(fused_shift, 2 * B * z.samples_total));
   DeviceBuffer<float> raw_samples(sized(fused_shift, std::size_t(sets) * chunk_cap * z.samples_total));
+  // ... and the ring spectra of their pairs (the first rotation step from the identity).
+  DeviceBuffer<float2> raw_rings(sized(fused_shift, std::size_t(sets) * pairs_cap * rings_per_ref));
   DeviceBuffer<float> polar(sized(!fused_rot, B * z.polar)), rho(sized(!fused_rot, B * z.ring_length));
   DeviceBuffer<float2> spec(sized(!fused_shift, B * z.half)), polar_spec(sized(!fused_rot, B * z.polar_half));
   DeviceBuffer<float2> sums(sized(!fused_rot, B * z.ring_half));
@@ -212,10 +214,16 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
     k::shift_peak(corr.data(), x, radius, settings.subpixel, poses.data() + t0, nullptr, b, st);
     if (next) k::warp(raw, poses.data() + t0, d, x, b, st);
   };
-  // raw_first: the raw images' polar samples (fused shift steps only).
-  auto rotation_step = [&](int ref, std::size_t t0, const float* raw, const float* raw_first, int b, bool first,
-                           bool next, cudaStream_t hs) {
+  // raw_first: the raw images' polar samples (fused shift steps only); rings_first: their pairs'
+  // ring spectra, or null.
+  auto rotation_step = [&](int ref, std::size_t t0, const float* raw, const float* raw_first,
+                           const float2* rings_first, int b, bool first, bool next, cudaStream_t hs) {
     const float2* rings = ref_polar.data() + std::size_t(ref) * rings_per_ref;
+    if (fused_shift && first && rings_first) {
+      fused_align::rotation_step_from_spectra(rings_first, rings, grid, tw_ring.data(), settings.subpixel,
+                                              poses.data() + t0, b, hs);
+      return;
+    }
     if (fused_shift) { // polar samples from the shift step (or of the raw images)
       const float* in = first ? raw_first : samples.data() + t0 * z.samples_total;
       fused_align::rotation_step(nullptr, in, rings, grid, sin_t.data(), cos_t.data(), tw_ring.data(),
@@ -260,11 +268,15 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
     if (fused_shift)
       for (int set = 0; set < sets; ++set) {
         const float* imgs = dev_images.data() + std::size_t(set) * chunk_cap * z.pixels;
-        k::polar(imgs, grid, z.samples, sin_t.data(), cos_t.data(),
-                 raw_samples.data() + std::size_t(set) * chunk_cap * z.samples_total, static_cast<int>(nc), st);
-        if (pre_pairs)
+        float* set_samples = raw_samples.data() + std::size_t(set) * chunk_cap * z.samples_total;
+        k::polar(imgs, grid, z.samples, sin_t.data(), cos_t.data(), set_samples, static_cast<int>(nc), st);
+        if (pre_pairs) {
           fused_align::pair_spectra(imgs, x, tw_x.data(), raw_spectra.data() + std::size_t(set) * pairs_cap * z.pixels,
                                     static_cast<int>(nc), st);
+          fused_align::pair_rings(set_samples, grid, tw_ring.data(),
+                                  raw_rings.data() + std::size_t(set) * pairs_cap * rings_per_ref,
+                                  static_cast<int>(nc), st);
+        }
       }
 
     for (std::size_t r0 = 0; r0 < n_ref; r0 += mp.reference_block) {
@@ -297,6 +309,8 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
             const float* raw_first = raw_samples.data() + (std::size_t(set) * chunk_cap + i0) * z.samples_total;
             const float2* pre =
                 pre_pairs ? raw_spectra.data() + (std::size_t(set) * pairs_cap + i0 / 2) * z.pixels : nullptr;
+            const float2* rings_first =
+                pre_pairs ? raw_rings.data() + (std::size_t(set) * pairs_cap + i0 / 2) * rings_per_ref : nullptr;
             if (two_streams) { // the orders wait for the reference block and the last choose_order
               batch_ready.record(st);
               for (cudaStream_t h : os) FROST_CUDA_CHECK(cudaStreamWaitEvent(h, batch_ready.get(), 0));
@@ -307,10 +321,10 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
             const int iters = settings.iters;
             for (int it = 0; it < iters; ++it) {
               const bool first = it == 0, more = it + 1 < iters;
-              rotation_step(ref, 0, raw, raw_first, b, first, true, os[0]); // rotation-first half
+              rotation_step(ref, 0, raw, raw_first, rings_first, b, first, true, os[0]); // rotation-first half
               shift_step(ref, B, raw, pre, b, first, true, os[1]); // shift-first half
               shift_step(ref, 0, raw, pre, b, false, more, os[0]);
-              rotation_step(ref, B, raw, raw_first, b, false, more, os[1]);
+              rotation_step(ref, B, raw, raw_first, rings_first, b, false, more, os[1]);
             }
             const float* rp = ref_pixels.data() + kr * z.pixels;
             const double* rsd = ref_stats.data() + 2 * kr;

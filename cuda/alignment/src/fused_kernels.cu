@@ -104,6 +104,30 @@ __device__ void sample_ring_chunk(float2* rows, int pitch, int q0, int log2n, in
   }
 }
 
+/// log2 of the rows a chunk of `qn` rings (qn <= 2^log2chunk) transforms: the last chunk of a
+/// grid shrinks to the power of two that holds its rings instead of transforming empty rows.
+__device__ int chunk_rows_log2(int qn, int log2chunk) {
+  int l = log2chunk;
+  while (l > 0 && (1 << (l - 1)) >= qn) --l;
+  return l;
+}
+
+/// Rows q < 2^log2rows of rings q0 + q (zero beyond the last ring) from precomputed samples (S
+/// per ring, rings in order) of images a and b (b null: 0), read in order.
+__device__ void load_ring_chunk(float2* rows, int pitch, int q0, int log2rows, int rings, int s, const float* a,
+                                const float* b) {
+  for (int e = threadIdx.x; e < (s << log2rows); e += blockDim.x) {
+    const int q = e / s, k = e - q * s;
+    float va = 0, vb = 0;
+    if (q0 + q < rings) {
+      const std::size_t at = std::size_t(q0 + q) * s + k;
+      va = a[at];
+      if (b) vb = b[at];
+    }
+    rows[q * pitch + k] = make_float2(va, vb);
+  }
+}
+
 /// Component c (0 = A = real part, 1 = B = imaginary part) of a complex value.
 __device__ float part(float2 v, int c) { return c == 0 ? v.x : v.y; }
 
@@ -154,11 +178,12 @@ __global__ void reference_rings_kernel(const float* __restrict__ refs, align::Po
   const float* img = refs + std::size_t(blockIdx.x) * g.size * g.size;
   float2* o = out + std::size_t(blockIdx.x) * rings * n;
   for (int q0 = 0; q0 < rings; q0 += chunk) {
+    const int lc = chunk_rows_log2(min(chunk, rings - q0), log2chunk);
     __syncthreads(); // the previous chunk has been written out
-    sample_ring_chunk(rows, pitch, q0, log2n, log2chunk, g, sin_t, cos_t, img, nullptr);
+    sample_ring_chunk(rows, pitch, q0, log2n, lc, g, sin_t, cos_t, img, nullptr);
     __syncthreads();
-    bf::forward(rows, log2n, log2chunk, pitch, 1, tw, g.samples);
-    for (int e = threadIdx.x; e < chunk * n; e += blockDim.x) {
+    bf::forward(rows, log2n, lc, pitch, 1, tw, g.samples);
+    for (int e = threadIdx.x; e < (n << lc); e += blockDim.x) {
       const int q = e >> log2n, k = e & (n - 1);
       if (q0 + q < rings) o[std::size_t(q0 + q) * n + k] = rows[q * pitch + k];
     }
@@ -307,6 +332,28 @@ __global__ void __launch_bounds__(1024)
 /// ρ(k) of a ring correlation of length n (the fold of rotation_peak), component c.
 __device__ float folded(const float2* r, int k, int s, int n, int c) { return part(r[k], c) + part(r[n - s + k], c); }
 
+/// The end of a rotation step of trajectories t0, t0 + 1 from the ring sum H (bit-reversed, in
+/// shared memory, complete): ρ = inverse transform, the folded argmax, refinement and pose.
+__device__ void finish_rotation(float2* hsum, int log2n, int s, const float2* tw, Subpixel sub, Pose2* poses, int t0,
+                                int count, float* sv, int* si) {
+  const int n = 1 << log2n;
+  bf::inverse(hsum, log2n, 0, 0, 1, tw);
+  float va = -INFINITY, vb = -INFINITY;
+  int ia = INT_MAX, ib = INT_MAX;
+  for (int k = threadIdx.x; k < s; k += blockDim.x) {
+    keep_better(folded(hsum, k, s, n, 0), k, va, ia);
+    keep_better(folded(hsum, k, s, n, 1), k, vb, ib);
+  }
+  block_argmax2(va, ia, vb, ib, sv, si);
+  if (threadIdx.x < 2 && t0 + static_cast<int>(threadIdx.x) < count) {
+    const int c = threadIdx.x;
+    const int k = si[c] == INT_MAX ? 0 : si[c];
+    const float theta = align::rotation_angle(k, s, folded(hsum, (k + s - 1) % s, s, n, c), folded(hsum, k, s, n, c),
+                                              folded(hsum, (k + 1) % s, s, n, c), sub);
+    poses[t0 + c] = align::pose_compose(align::pose_rotation(theta), poses[t0 + c]);
+  }
+}
+
 __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __restrict__ img, const float* __restrict__ samples,
                                      const float2* __restrict__ ref,
                                      align::PolarGrid g, const float* __restrict__ sin_t,
@@ -326,28 +373,19 @@ __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __rest
   for (int p = threadIdx.x; p < n; p += blockDim.x) hsum[p] = make_float2(0, 0);
 
   for (int q0 = 0; q0 < rings; q0 += chunk) {
+    const int qn = min(chunk, rings - q0), lc = chunk_rows_log2(qn, log2chunk);
     __syncthreads(); // the previous chunk has been summed
     // Samples k < S of the chunk's rings (the FFT takes k >= S as zero without reading them).
     if (samples) { // precomputed: read in order
       const float* sa = samples + std::size_t(t0) * rings * s;
-      for (int e = threadIdx.x; e < chunk * s; e += blockDim.x) {
-        const int q = e / s, k = e - q * s;
-        float a = 0, b = 0;
-        if (q0 + q < rings) {
-          const std::size_t at = std::size_t(q0 + q) * s + k;
-          a = sa[at];
-          if (has_b) b = sa[at + std::size_t(rings) * s];
-        }
-        rows[q * pitch + k] = make_float2(a, b);
-      }
+      load_ring_chunk(rows, pitch, q0, lc, rings, s, sa, has_b ? sa + std::size_t(rings) * s : nullptr);
     } else { // sampled here
       const float* a_img = img + std::size_t(t0) * pixels;
-      sample_ring_chunk(rows, pitch, q0, log2n, log2chunk, g, sin_t, cos_t, a_img, has_b ? a_img + pixels : nullptr);
+      sample_ring_chunk(rows, pitch, q0, log2n, lc, g, sin_t, cos_t, a_img, has_b ? a_img + pixels : nullptr);
     }
     __syncthreads();
-    bf::forward(rows, log2n, log2chunk, pitch, 1, tw, s);
+    bf::forward(rows, log2n, lc, pitch, 1, tw, s);
     // H(ω) += G_R(q, ω)·Z_q(−ω), rings in order; each thread owns its positions p.
-    const int qn = min(chunk, rings - q0);
     for (int p = threadIdx.x; p < n; p += blockDim.x) {
       const int m = bf::bit_reverse((n - bf::bit_reverse(p, log2n)) & (n - 1), log2n);
       float2 acc = hsum[p];
@@ -360,22 +398,62 @@ __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __rest
     }
   }
   __syncthreads();
-  bf::inverse(hsum, log2n, 0, 0, 1, tw);
+  finish_rotation(hsum, log2n, s, tw, sub, poses, t0, count, sv, si);
+}
 
-  float va = -INFINITY, vb = -INFINITY;
-  int ia = INT_MAX, ib = INT_MAX;
-  for (int k = threadIdx.x; k < s; k += blockDim.x) {
-    keep_better(folded(hsum, k, s, n, 0), k, va, ia);
-    keep_better(folded(hsum, k, s, n, 1), k, vb, ib);
+// One block per image pair (images 2b, 2b + 1 of `samples`; a missing second image is 0): the ring
+// spectra of A + iB in bit-reversed order, rings × N complex values per pair. What the rotation
+// step computes from the same samples, once for every reference.
+__global__ void pair_rings_kernel(const float* __restrict__ samples, int count, align::PolarGrid g, int log2n,
+                                  int log2chunk, const float2* __restrict__ tw_g, float2* __restrict__ out) {
+  extern __shared__ float2 sm[];
+  const int n = 1 << log2n, chunk = 1 << log2chunk, pitch = n + 1, rings = g.rings(), s = g.samples;
+  float2* rows = sm;
+  float2* tw = rows + chunk * pitch;
+  for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
+  const int t0 = 2 * blockIdx.x;
+  const float* sa = samples + std::size_t(t0) * rings * s;
+  const float* sb = t0 + 1 < count ? sa + std::size_t(rings) * s : nullptr;
+  float2* o = out + std::size_t(blockIdx.x) * rings * n;
+  for (int q0 = 0; q0 < rings; q0 += chunk) {
+    const int qn = min(chunk, rings - q0), lc = chunk_rows_log2(qn, log2chunk);
+    __syncthreads(); // the previous chunk has been written out
+    load_ring_chunk(rows, pitch, q0, lc, rings, s, sa, sb);
+    __syncthreads();
+    bf::forward(rows, log2n, lc, pitch, 1, tw, s);
+    for (int e = threadIdx.x; e < qn * n; e += blockDim.x) {
+      const int q = e >> log2n, k = e & (n - 1);
+      o[std::size_t(q0 + q) * n + k] = rows[q * pitch + k];
+    }
   }
-  block_argmax2(va, ia, vb, ib, sv, si);
-  if (threadIdx.x < 2 && t0 + static_cast<int>(threadIdx.x) < count) {
-    const int c = threadIdx.x;
-    const int k = si[c] == INT_MAX ? 0 : si[c];
-    const float theta = align::rotation_angle(k, s, folded(hsum, (k + s - 1) % s, s, n, c), folded(hsum, k, s, n, c),
-                                              folded(hsum, (k + 1) % s, s, n, c), sub);
-    poses[t0 + c] = align::pose_compose(align::pose_rotation(theta), poses[t0 + c]);
+}
+
+// The rotation step from precomputed ring spectra of its pairs (pair_rings_kernel): the ring sum
+// in the same order as rotation_step_kernel, then the same inverse and peak.
+__global__ void __launch_bounds__(1024)
+    rotation_spectra_kernel(const float2* __restrict__ pre, const float2* __restrict__ ref, align::PolarGrid g,
+                            int log2n, Subpixel sub, Pose2* poses, int count, const float2* __restrict__ tw_g) {
+  extern __shared__ float2 sm[];
+  __shared__ float sv[64];
+  __shared__ int si[64];
+  const int n = 1 << log2n, rings = g.rings(), s = g.samples;
+  float2* hsum = sm;
+  float2* tw = hsum + n;
+  const int t0 = 2 * blockIdx.x;
+  for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
+  const float2* z = pre + std::size_t(blockIdx.x) * rings * n;
+  for (int p = threadIdx.x; p < n; p += blockDim.x) {
+    const int m = bf::bit_reverse((n - bf::bit_reverse(p, log2n)) & (n - 1), log2n);
+    float2 acc = make_float2(0, 0);
+    for (int q = 0; q < rings; ++q) {
+      const float2 v = bf::cmul(ref[std::size_t(q) * n + p], z[std::size_t(q) * n + m]);
+      acc.x += v.x;
+      acc.y += v.y;
+    }
+    hsum[p] = acc;
   }
+  __syncthreads();
+  finish_rotation(hsum, log2n, s, tw, sub, poses, t0, count, sv, si);
 }
 
 int threads_for(int work) { return std::max(32, std::min(512, work / 8)); }
@@ -458,6 +536,29 @@ void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum,
                                                                      log2_exact(x), radius,
                                                                      subpixel, first, poses, samples, grid, sin_table,
                                                                      cos_table, count, tw);
+  FROST_CHECK_LAUNCH();
+}
+
+void pair_rings(const float* samples, const align::PolarGrid& grid, const float2* tw_ring, float2* out, int count,
+                cudaStream_t s) {
+  if (count <= 0) return;
+  const int n = ring_length(grid.samples), chunk = ring_chunk(n, grid.rings());
+  const std::size_t smem = rings_smem(n, chunk, false);
+  allow_smem(pair_rings_kernel, smem);
+  pair_rings_kernel<<<(count + 1) / 2, rotation_threads(n, chunk), smem, s>>>(samples, count, grid, log2_exact(n),
+                                                                             log2_exact(chunk), tw_ring, out);
+  FROST_CHECK_LAUNCH();
+}
+
+void rotation_step_from_spectra(const float2* pair_spectra, const float2* ref_rings, const align::PolarGrid& grid,
+                                const float2* tw_ring, Subpixel subpixel, Pose2* poses, int count, cudaStream_t s) {
+  if (count <= 0) return;
+  const int n = ring_length(grid.samples);
+  const std::size_t smem = (std::size_t(n) + std::size_t(n / 2)) * sizeof(float2);
+  allow_smem(rotation_spectra_kernel, smem);
+  rotation_spectra_kernel<<<(count + 1) / 2, std::min(1024, n), smem, s>>>(pair_spectra, ref_rings, grid,
+                                                                          log2_exact(n), subpixel, poses, count,
+                                                                          tw_ring);
   FROST_CHECK_LAUNCH();
 }
 

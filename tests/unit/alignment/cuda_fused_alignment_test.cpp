@@ -8,6 +8,8 @@
 //   (max abs / max) of polar_sample() of CpuPairAligner::warp with the new pose;
 // * one rotation step: θ within 1e-3° of estimate_rotation, at 32, 64, 128 and 256 px
 //   (rings of N = 256 ... 2048), sampling the images itself and reading precomputed samples;
+// * the first rotation step from the pairs' precomputed ring spectra: the same poses, bit for
+//   bit, as from their samples (32, 64, 128 px);
 // * the CC of the on-the-fly warp within 1e-6 of warp + correlation on the CPU;
 // * end to end on small runs (12 references x 30 images): >= 98 % of all pairs agree with the CPU
 //   (psi 0.1°, shift 0.05 px, CC 1e-3) for the cuFFT pipeline and the fused steps at 64 px, and for
@@ -15,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "cuda_test_helpers.hpp"
@@ -157,6 +160,40 @@ TEST(CudaAlignFused, RotationStepMatchesCpu) {
               << "X " << x << " ring length " << n << " t " << t << " " << to_string(sub)
               << (precomputed ? " precomputed samples" : "");
         }
+      }
+    }
+  }
+}
+
+// The first rotation step from the pairs' precomputed ring spectra (pair_rings) against the step
+// from the samples they came from: the same transforms and ring sum order, so the same poses bit
+// for bit (3 trajectories: the third alone in its pair), at every ring length the fused steps use.
+TEST(CudaAlignFused, RotationFromPairSpectraEqualsFromSamples) {
+  FROST_REQUIRE_GPU();
+  for (int x : {32, 64, 128}) {
+    const geom::EulerAngles dir{20, 50, 0};
+    const auto ref = reference(x, dir), raw = three_images(x, dir);
+    const PolarGrid g = make_polar_grid(x);
+    const int n = fa::ring_length(g.samples);
+    const std::size_t per_pair = std::size_t(g.rings()) * n;
+    DeviceBuffer<float2> tw(std::size_t(n / 2)), rings(per_pair), pairs(2 * per_pair);
+    fa::upload_twiddles(n, tw.data(), nullptr);
+    auto d_ref = upload(ref), d_raw = upload(raw), d_sin = upload(sin_cos_table(g, true)),
+         d_cos = upload(sin_cos_table(g, false));
+    fa::reference_rings(d_ref.data(), g, d_sin.data(), d_cos.data(), tw.data(), rings.data(), 1, nullptr);
+    DeviceBuffer<float> d_samples(3 * std::size_t(g.rings()) * g.samples);
+    cuda::align_kernels::polar(d_raw.data(), g, g.samples, d_sin.data(), d_cos.data(), d_samples.data(), 3, nullptr);
+    fa::pair_rings(d_samples.data(), g, tw.data(), pairs.data(), 3, nullptr);
+    for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic}) {
+      auto from_samples = upload(std::vector<Pose2>(3)), from_spectra = upload(std::vector<Pose2>(3));
+      fa::rotation_step(nullptr, d_samples.data(), rings.data(), g, d_sin.data(), d_cos.data(), tw.data(), sub,
+                        from_samples.data(), 3, nullptr);
+      fa::rotation_step_from_spectra(pairs.data(), rings.data(), g, tw.data(), sub, from_spectra.data(), 3, nullptr);
+      const auto a = download(from_samples), b = download(from_spectra);
+      for (int t = 0; t < 3; ++t) {
+        const std::string what = "X " + std::to_string(x) + " t " + std::to_string(t) + " " + to_string(sub);
+        EXPECT_EQ(std::memcmp(&a[std::size_t(t)], &b[std::size_t(t)], sizeof(Pose2)), 0) << what;
+        EXPECT_GT(std::abs(pose_parameters(a[std::size_t(t)]).psi), 1.0) << what << ": the step found no rotation";
       }
     }
   }

@@ -68,5 +68,16 @@ void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum,
 void rotation_step(const float* img, const float* samples, const float2* ref_rings, const align::PolarGrid& grid,
                    const float* sin_table, const float* cos_table, const float2* tw_ring, align::Subpixel subpixel,
                    align::Pose2* poses, int count, cudaStream_t s);
+/// out[k] = the ring spectra of the pair samples[2k] + i·samples[2k + 1] (polar samples, S per
+/// ring, rings in order, as the rotation step reads them; a missing last image is 0), rings × N
+/// complex values per pair in bit-reversed order: the transforms of the first rotation step from
+/// the identity, the same for every reference. `count` images.
+void pair_rings(const float* samples, const align::PolarGrid& grid, const float2* tw_ring, float2* out, int count,
+                cudaStream_t s);
+/// The rotation step of trajectories t < count whose pairs' ring spectra are pair_spectra (see
+/// pair_rings); the same poses, bit for bit, as rotation_step() from the samples they came from.
+void rotation_step_from_spectra(const float2* pair_spectra, const float2* ref_rings, const align::PolarGrid& grid,
+                                const float2* tw_ring, align::Subpixel subpixel, align::Pose2* poses, int count,
+                                cudaStream_t s);
 
 } // namespace frost::cuda::fused_align
