@@ -47,7 +47,10 @@ __device__ inline float2 twiddle_const(float2 v, int d, int j) {
 /// The elements of one work item are base + m·h (h the smallest span, base mod h = b0), so the
 /// twiddle of a butterfly at stage span st is W_{2st}^(b0 + j·h) = W_{2st}^b0 · W_{2d}^j with d =
 /// st / h: one table read per stage and item, the rest constants (and none at all when h = 1).
-template <int L, bool Forward>
+///
+/// UpperZero (forward, first pass, len <= n/2): the upper half of each sequence is zero padding,
+/// so the first stage's partners are 0 and it reduces to the twiddle of the lower half.
+template <int L, bool Forward, bool UpperZero = false>
 __device__ void fft_pass(float2* data, int log2n, int log2count, int seq_stride, int elem_stride, int span,
                          const float2* tw, int len) {
   constexpr int R = 1 << L;
@@ -61,12 +64,23 @@ __device__ void fft_pass(float2* data, int log2n, int log2count, int seq_stride,
     float2* p = data + s * seq_stride;
     float2 v[R];
 #pragma unroll
-    for (int m = 0; m < R; ++m) v[m] = base + m * h_min < len ? p[(base + m * h_min) * elem_stride] : make_float2(0, 0);
+    for (int m = 0; m < R; ++m)
+      v[m] = (!UpperZero || m < R / 2) && base + m * h_min < len ? p[(base + m * h_min) * elem_stride]
+                                                                  : make_float2(0, 0);
 #pragma unroll
     for (int l = 0; l < L; ++l) {
       const int dist = Forward ? R >> (l + 1) : 1 << l; // partner distance in v, and d above
       const int st = Forward ? span >> l : span << l;   // the stage's span in elements
       const float2 wr = h_min > 1 ? tw[b0 << (log2n - __ffs(st))] : make_float2(1, 0);
+      if (UpperZero && l == 0) { // a + 0 = a, (a − 0)·w
+#pragma unroll
+        for (int m = 0; m < R / 2; ++m) {
+          float2 d = v[m];
+          if (h_min > 1) d = cmul(d, wr);
+          v[m + R / 2] = twiddle_const<true>(d, R / 2, m);
+        }
+        continue;
+      }
 #pragma unroll
       for (int m = 0; m < R; ++m) {
         if (m & dist) continue;
@@ -100,7 +114,9 @@ __device__ inline void forward(float2* data, int log2n, int log2count, int seq_s
   int left = log2n;
   while (left > 0) {
     const int l = left >= 3 ? 3 : left;
-    if (l == 3) fft_pass<3, true>(data, log2n, log2count, seq_stride, elem_stride, span, tw, len);
+    if (l == 3 && left == log2n && len <= (1 << log2n) / 2)
+      fft_pass<3, true, true>(data, log2n, log2count, seq_stride, elem_stride, span, tw, len);
+    else if (l == 3) fft_pass<3, true>(data, log2n, log2count, seq_stride, elem_stride, span, tw, len);
     else if (l == 2) fft_pass<2, true>(data, log2n, log2count, seq_stride, elem_stride, span, tw, len);
     else fft_pass<1, true>(data, log2n, log2count, seq_stride, elem_stride, span, tw, len);
     span >>= l;

@@ -128,6 +128,14 @@ __device__ void load_ring_chunk(float2* rows, int pitch, int q0, int log2rows, i
   }
 }
 
+/// align::warp_pixel of an x × x image with 32-bit indexing (the shared one indexes in 64 bits for
+/// any image the CPU may hold); the same value.
+__device__ float warp_at(const float* __restrict__ img, int x, const Pose2& inv, int i, int j) {
+  float u, v;
+  if (!align::warp_source(x, x, inv, i, j, u, v)) return 0.0f;
+  return align::bilinear_at([img, x](int a, int b) { return __ldg(img + b * x + a); }, u, v);
+}
+
 /// Component c (0 = A = real part, 1 = B = imaginary part) of a complex value.
 __device__ float part(float2 v, int c) { return c == 0 ? v.x : v.y; }
 
@@ -228,8 +236,8 @@ __global__ void __launch_bounds__(1024)
         a = ra[j * x + i];
         if (has_b) b = rb[j * x + i];
       } else {
-        a = align::warp_pixel(ra, x, x, inv[0], i, j);
-        if (has_b) b = align::warp_pixel(rb, x, x, inv[1], i, j);
+        a = warp_at(ra, x, inv[0], i, j);
+        if (has_b) b = warp_at(rb, x, inv[1], i, j);
       }
       data[j * pitch + i] = make_float2(a, b);
     }
@@ -313,19 +321,32 @@ __global__ void __launch_bounds__(1024)
   for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
     int i, j;
     tile_pixel(e, x, i, j);
-    const float a = align::warp_pixel(ra, x, x, inv[0], i, j);
-    const float b = has_b ? align::warp_pixel(rb, x, x, inv[1], i, j) : 0.0f;
+    const float a = warp_at(ra, x, inv[0], i, j);
+    const float b = has_b ? warp_at(rb, x, inv[1], i, j) : 0.0f;
     data[j * pitch + i] = make_float2(a, b);
   }
   __syncthreads();
-  const int per = g.rings() * g.samples;
+  // Both images' neighbours come in one read each (A and B share the sample positions); (q, k)
+  // of e = q·S + k advance without divisions.
+  const int s = g.samples, per = g.rings() * s;
+  const int step_q = static_cast<int>(blockDim.x) / s, step_k = static_cast<int>(blockDim.x) - step_q * s;
+  int q = static_cast<int>(threadIdx.x) / s, k = static_cast<int>(threadIdx.x) - q * s;
   float* sa = samples + std::size_t(t0) * per;
   for (int e = threadIdx.x; e < per; e += blockDim.x) {
-    const int q = e / g.samples, k = e - q * g.samples;
-    const int r = g.first_ring + q;
-    sa[e] = align::polar_sample_at([&](int i, int j) { return data[j * pitch + i].x; }, g, r, sin_t[k], cos_t[k]);
-    if (has_b)
-      sa[per + e] = align::polar_sample_at([&](int i, int j) { return data[j * pitch + i].y; }, g, r, sin_t[k], cos_t[k]);
+    float u, v;
+    const float wgt = align::polar_position(g, g.first_ring + q, sin_t[k], cos_t[k], u, v);
+    const int i = static_cast<int>(u), j = static_cast<int>(v);
+    const float fx = u - static_cast<float>(i), fy = v - static_cast<float>(j);
+    const float2* row = data + j * pitch + i;
+    const float2 p00 = row[0], p10 = row[1], p01 = row[pitch], p11 = row[pitch + 1];
+    sa[e] = wgt * align::bilinear_blend(p00.x, p10.x, p01.x, p11.x, fx, fy);
+    if (has_b) sa[per + e] = wgt * align::bilinear_blend(p00.y, p10.y, p01.y, p11.y, fx, fy);
+    q += step_q;
+    k += step_k;
+    if (k >= s) {
+      k -= s;
+      ++q;
+    }
   }
 }
 
