@@ -164,9 +164,12 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   // Between steps: aligned images (cuFFT shift step) or their polar samples (fused shift step).
   DeviceBuffer<float> aligned(sized(!fused_shift, 2 * B * z.pixels)), corr(sized(!fused_shift, B * z.pixels));
   DeviceBuffer<float> samples(sized(fused_shift, 2 * B * z.samples_total));
-  DeviceBuffer<float> raw_samples(sized(fused_shift, std::size_t(sets) * chunk_cap * z.samples_total));
-  // ... and the ring spectra of their pairs (the first rotation step from the identity).
-  DeviceBuffer<float2> raw_rings(sized(fused_shift, std::size_t(sets) * pairs_cap * rings_per_ref));
+  // What the first steps from the identity read, the same for every reference, once per image
+  // chunk: the raw images' polar samples and their pairs' ring spectra (fused rotation step), and
+  // their R2C spectra (cuFFT shift step; the fused one reads raw_spectra).
+  DeviceBuffer<float> raw_samples(sized(fused_rot, std::size_t(sets) * chunk_cap * z.samples_total));
+  DeviceBuffer<float2> raw_rings(sized(fused_rot, std::size_t(sets) * pairs_cap * rings_per_ref));
+  DeviceBuffer<float2> raw_half(sized(!fused_shift, std::size_t(sets) * chunk_cap * z.half));
   DeviceBuffer<float> polar(sized(!fused_rot, B * z.polar)), rho(sized(!fused_rot, B * z.ring_length));
   DeviceBuffer<float2> spec(sized(!fused_shift, B * z.half)), polar_spec(sized(!fused_rot, B * z.polar_half));
   DeviceBuffer<float2> sums(sized(!fused_rot, B * z.ring_half));
@@ -194,9 +197,10 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
 
   // One step of the trajectories [t0, t0 + b) (raw: their images). `first`: the pose is the
   // identity, the aligned image is the raw one; `next`: a later step reads the aligned image.
-  // pre: the raw pairs' transforms of this batch (fused first shift step), or null.
-  auto shift_step = [&](int ref, std::size_t t0, const float* raw, const float2* pre, int b, bool first, bool next,
-                        cudaStream_t hs) {
+  // pre: the raw pairs' transforms of this batch (fused first shift step), or null; half: the
+  // raw images' R2C spectra of this batch (cuFFT first shift step).
+  auto shift_step = [&](int ref, std::size_t t0, const float* raw, const float2* pre, const float2* half, int b,
+                        bool first, bool next, cudaStream_t hs) {
     if (fused_shift) {
       fused_align::shift_step(raw, first ? pre : nullptr, ref_spec.data() + std::size_t(ref) * spec_per_ref,
                               ref_mirror.data() + std::size_t(ref) * z.pixels, tw_x.data(), x, radius,
@@ -206,44 +210,42 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
       return;
     }
     float* d = aligned.data() + t0 * z.pixels;
-    if (first) // the plan reads B images: a partial batch must not read past the chunk
-      FROST_CUDA_CHECK(cudaMemcpyAsync(d, raw, std::size_t(b) * z.pixels * sizeof(float), cudaMemcpyDeviceToDevice, st));
-    plans->r2c.execute(d, spec.data(), ex);
-    k::shift_product(ref_spec.data() + std::size_t(ref) * z.half, spec.data(), x, b, st);
+    const float2* rspec = ref_spec.data() + std::size_t(ref) * z.half;
+    if (first) {
+      k::shift_product(rspec, half, spec.data(), x, b, st);
+    } else {
+      plans->r2c.execute(d, spec.data(), ex);
+      k::shift_product(rspec, spec.data(), spec.data(), x, b, st);
+    }
     plans->c2r.execute(spec.data(), corr.data(), ex);
     k::shift_peak(corr.data(), x, radius, settings.subpixel, poses.data() + t0, nullptr, b, st);
     if (next) k::warp(raw, poses.data() + t0, d, x, b, st);
   };
-  // raw_first: the raw images' polar samples (fused shift steps only); rings_first: their pairs'
+  // raw_first: the raw images' polar samples (fused rotation step); rings_first: their pairs'
   // ring spectra, or null.
   auto rotation_step = [&](int ref, std::size_t t0, const float* raw, const float* raw_first,
                            const float2* rings_first, int b, bool first, bool next, cudaStream_t hs) {
     const float2* rings = ref_polar.data() + std::size_t(ref) * rings_per_ref;
-    if (fused_shift && first && rings_first) {
+    float* d = aligned.data() + t0 * z.pixels;
+    if (fused_rot && first && rings_first) { // from the pairs' ring spectra
       fused_align::rotation_step_from_spectra(rings_first, rings, grid, tw_ring.data(), settings.subpixel,
                                               poses.data() + t0, b, hs);
-      return;
-    }
-    if (fused_shift) { // polar samples from the shift step (or of the raw images)
+    } else if (fused_rot && (first || fused_shift)) { // from polar samples: the raw ones or the shift step's
       const float* in = first ? raw_first : samples.data() + t0 * z.samples_total;
       fused_align::rotation_step(nullptr, in, rings, grid, sin_t.data(), cos_t.data(), tw_ring.data(),
                                  settings.subpixel, poses.data() + t0, b, hs);
-      return;
-    }
-    float* d = aligned.data() + t0 * z.pixels;
-    const float* src = first ? raw : d;
-    if (fused_rot) {
-      fused_align::rotation_step(src, nullptr, rings, grid, sin_t.data(), cos_t.data(), tw_ring.data(),
+    } else if (fused_rot) { // sampling the aligned image of the cuFFT shift step
+      fused_align::rotation_step(d, nullptr, rings, grid, sin_t.data(), cos_t.data(), tw_ring.data(),
                                  settings.subpixel, poses.data() + t0, b, hs);
     } else {
-      k::polar(src, grid, z.ring_length, sin_t.data(), cos_t.data(), polar.data(), b, st);
+      k::polar(first ? raw : d, grid, z.ring_length, sin_t.data(), cos_t.data(), polar.data(), b, st);
       plans->ring_r2c.execute(polar.data(), polar_spec.data(), ex);
       k::ring_sum(ref_polar.data() + std::size_t(ref) * z.polar_half, polar_spec.data(), sums.data(), z.rings,
                   z.ring_half, b, st);
       plans->ring_c2r.execute(sums.data(), rho.data(), ex);
       k::rotation_peak(rho.data(), z.samples, z.ring_length, settings.subpixel, poses.data() + t0, nullptr, b, st);
     }
-    if (next) k::warp(raw, poses.data() + t0, d, x, b, st); // the cuFFT shift step reads it
+    if (next && !fused_shift) k::warp(raw, poses.data() + t0, d, x, b, st); // the cuFFT shift step reads it
   };
 
   std::vector<float> mirrored;
@@ -264,20 +266,35 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
     // The first steps from the identity read what does not depend on the reference, computed
     // once per chunk: the raw images' polar samples and their pairs' transforms (pairs of the
     // chunk are those of every batch when batches start at even images).
-    const bool pre_pairs = fused_shift && (per_batch % 2 == 0 || n_batches == 1);
-    if (fused_shift)
-      for (int set = 0; set < sets; ++set) {
-        const float* imgs = dev_images.data() + std::size_t(set) * chunk_cap * z.pixels;
+    const bool pre_pairs = per_batch % 2 == 0 || n_batches == 1;
+    for (int set = 0; set < sets; ++set) {
+      const float* imgs = dev_images.data() + std::size_t(set) * chunk_cap * z.pixels;
+      if (fused_rot) {
         float* set_samples = raw_samples.data() + std::size_t(set) * chunk_cap * z.samples_total;
         k::polar(imgs, grid, z.samples, sin_t.data(), cos_t.data(), set_samples, static_cast<int>(nc), st);
-        if (pre_pairs) {
-          fused_align::pair_spectra(imgs, x, tw_x.data(), raw_spectra.data() + std::size_t(set) * pairs_cap * z.pixels,
-                                    static_cast<int>(nc), st);
+        if (pre_pairs)
           fused_align::pair_rings(set_samples, grid, tw_ring.data(),
                                   raw_rings.data() + std::size_t(set) * pairs_cap * rings_per_ref,
                                   static_cast<int>(nc), st);
-        }
       }
+      if (fused_shift && pre_pairs)
+        fused_align::pair_spectra(imgs, x, tw_x.data(), raw_spectra.data() + std::size_t(set) * pairs_cap * z.pixels,
+                                  static_cast<int>(nc), st);
+      if (!fused_shift) // the R2C plan has batch B: a last partial group goes through the scratch
+        for (std::size_t g = 0; g < nc; g += B) {
+          const std::size_t cnt = std::min(B, nc - g);
+          float2* out = raw_half.data() + (std::size_t(set) * chunk_cap + g) * z.half;
+          if (cnt == B) {
+            plans->r2c.execute(imgs + g * z.pixels, out, ex);
+            continue;
+          }
+          FROST_CUDA_CHECK(cudaMemcpyAsync(aligned.data(), imgs + g * z.pixels, cnt * z.pixels * sizeof(float),
+                                           cudaMemcpyDeviceToDevice, st));
+          plans->r2c.execute(aligned.data(), spec.data(), ex);
+          FROST_CUDA_CHECK(cudaMemcpyAsync(out, spec.data(), cnt * z.half * sizeof(float2), cudaMemcpyDeviceToDevice,
+                                           st));
+        }
+    }
 
     for (std::size_t r0 = 0; r0 < n_ref; r0 += mp.reference_block) {
       const std::size_t nr = std::min(mp.reference_block, n_ref - r0);
@@ -307,10 +324,13 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
             const int b = static_cast<int>(std::min(per_batch, nc - i0));
             const float* raw = set_images + i0 * z.pixels;
             const float* raw_first = raw_samples.data() + (std::size_t(set) * chunk_cap + i0) * z.samples_total;
-            const float2* pre =
-                pre_pairs ? raw_spectra.data() + (std::size_t(set) * pairs_cap + i0 / 2) * z.pixels : nullptr;
+            const float2* pre = fused_shift && pre_pairs
+                                    ? raw_spectra.data() + (std::size_t(set) * pairs_cap + i0 / 2) * z.pixels
+                                    : nullptr;
             const float2* rings_first =
-                pre_pairs ? raw_rings.data() + (std::size_t(set) * pairs_cap + i0 / 2) * rings_per_ref : nullptr;
+                fused_rot && pre_pairs ? raw_rings.data() + (std::size_t(set) * pairs_cap + i0 / 2) * rings_per_ref
+                                       : nullptr;
+            const float2* half = raw_half.data() + (std::size_t(set) * chunk_cap + i0) * z.half;
             if (two_streams) { // the orders wait for the reference block and the last choose_order
               batch_ready.record(st);
               for (cudaStream_t h : os) FROST_CUDA_CHECK(cudaStreamWaitEvent(h, batch_ready.get(), 0));
@@ -322,8 +342,8 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
             for (int it = 0; it < iters; ++it) {
               const bool first = it == 0, more = it + 1 < iters;
               rotation_step(ref, 0, raw, raw_first, rings_first, b, first, true, os[0]); // rotation-first half
-              shift_step(ref, B, raw, pre, b, first, true, os[1]); // shift-first half
-              shift_step(ref, 0, raw, pre, b, false, more, os[0]);
+              shift_step(ref, B, raw, pre, half, b, first, true, os[1]); // shift-first half
+              shift_step(ref, 0, raw, pre, half, b, false, more, os[0]);
               rotation_step(ref, B, raw, raw_first, rings_first, b, false, more, os[1]);
             }
             const float* rp = ref_pixels.data() + kr * z.pixels;

@@ -50,16 +50,17 @@ __global__ void polar_kernel(const float* __restrict__ img, align::PolarGrid g, 
       align::polar_sample(img + std::size_t(t) * g.size * g.size, g, g.first_ring + q, sin_t[k], cos_t[k]);
 }
 
-__global__ void shift_product_kernel(const float2* __restrict__ ref, float2* __restrict__ spec, int x) {
+// out may be in (in place).
+__global__ void shift_product_kernel(const float2* __restrict__ ref, const float2* in, float2* out, int x) {
   const int hx = x / 2 + 1;
   const int n = hx * x;
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= n) return;
-  float2& d = spec[std::size_t(blockIdx.y) * n + e];
-  const float2 r = ref[e];
+  const std::size_t at = std::size_t(blockIdx.y) * n + e;
+  const float2 d = in[at], r = ref[e];
   float qr, qi;
   align::shift_product(r.x, r.y, d.x, d.y, e % hx, e / hx, qr, qi);
-  d = make_float2(qr, qi);
+  out[at] = make_float2(qr, qi);
 }
 
 /// Block-wide (value, index) argmax in shared memory, fixed tree order; result in v[0], i[0].
@@ -273,10 +274,10 @@ void polar(const float* img, const align::PolarGrid& grid, int ring_length, cons
   FROST_CHECK_LAUNCH();
 }
 
-void shift_product(const float2* ref_spec, float2* spec, int x, int count, cudaStream_t s) {
+void shift_product(const float2* ref_spec, const float2* in, float2* out, int x, int count, cudaStream_t s) {
   if (count <= 0) return;
   shift_product_kernel<<<dim3(blocks_for(static_cast<long long>(x / 2 + 1) * x), count), kThreads, 0, s>>>(ref_spec,
-                                                                                                         spec, x);
+                                                                                                         in, out, x);
   FROST_CHECK_LAUNCH();
 }
 

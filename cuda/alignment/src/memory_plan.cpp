@@ -73,14 +73,15 @@ AlignMemoryPlan plan_alignment_memory(int x, std::size_t n_ref, std::size_t n_im
                                       double fraction, std::size_t workspace, const CudaAlignOptions& opts) {
   FROST_EXPECTS(n_ref > 0 && n_img > 0 && sets >= 1, "plan_alignment_memory: empty problem");
   const std::size_t bb = align_batch_bytes_per_image(x, opts.fused), rb = align_reference_bytes(x, opts.fused);
-  // Resident per image: its pixels, and with the fused steps its polar samples and half of its
-  // pair's 2-D transform and ring spectra (the first steps of every reference read them).
+  // Resident per image: its pixels, and what the first steps of every reference read: with the
+  // fused rotation step its polar samples and half of its pair's ring spectra; half of its pair's
+  // 2-D transform (fused shift step) or its R2C spectrum (cuFFT shift step).
   const Sizes zs(x);
   const bool fused_shift = opts.fused && fused_align::shift_supported(x);
   const std::size_t pair_rings = std::size_t(zs.rings) * fused_align::ring_length(zs.samples) * 8 / 2;
-  const std::size_t image_bytes =
-      (4 * (zs.pixels + (fused_shift ? zs.samples_total + zs.pixels : 0)) + (fused_shift ? pair_rings : 0)) *
-      std::size_t(sets);
+  std::size_t resident = 4 * zs.pixels + (fused_shift ? 4 * zs.pixels : 8 * zs.half);
+  if (opts.fused) resident += 4 * zs.samples_total + pair_rings;
+  const std::size_t image_bytes = resident * std::size_t(sets);
   const double usable = fraction * double(free_bytes) - double(kReserveBytes) - double(workspace);
   auto fail = [&](const std::string& what) {
     std::ostringstream os;

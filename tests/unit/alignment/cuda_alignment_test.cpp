@@ -177,7 +177,7 @@ TEST(CudaAlignKernels, ShiftStepMatchesCpu) {
   const auto c2r = gpu_planner->plan(fft::FftSpec::c2r(Shape::image(x, x)));
   r2c.execute(d_ref.data(), d_ref_spec.data());
   r2c.execute(d_img.data(), d_spec.data());
-  ck::shift_product(d_ref_spec.data(), d_spec.data(), x, 1, nullptr);
+  ck::shift_product(d_ref_spec.data(), d_spec.data(), d_spec.data(), x, 1, nullptr);
   c2r.execute(d_spec.data(), d_map.data());
   const auto gmap = download(d_map);
   EXPECT_LE(test::relative_l2(gmap.data(), map.data(), map.size()), kMapRel);

@@ -13,7 +13,8 @@
 // * the CC of the on-the-fly warp within 1e-6 of warp + correlation on the CPU;
 // * end to end on small runs (12 references x 30 images): >= 98 % of all pairs agree with the CPU
 //   (psi 0.1°, shift 0.05 px, CC 1e-3) for the cuFFT pipeline and the fused steps at 64 px, and for
-//   the cuFFT shift step with the fused rotation step at 48 px (not a power of two).
+//   the cuFFT shift step with the fused rotation step at 48 px (not a power of two; also in
+//   batches of 8 and 5).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -273,13 +274,20 @@ TEST(CudaAlignFused, CufftPipelineMatchesFusedAndCpu) {
 }
 
 /// X = 48 is not a power of two: the cuFFT shift step with the fused rotation step (which then
-/// samples the aligned images itself), the combination 256 px runs.
+/// samples the aligned images itself), the combination 256 px runs; also in batches of 8 (4
+/// batches of the 30 images: the raw images' R2C spectra, computed once per chunk in groups of B,
+/// end with a partial group) and of 5 (odd batches: no precomputed pair ring spectra).
 TEST(CudaAlignFused, CufftShiftWithFusedRotationMatchesCpu) {
   FROST_REQUIRE_GPU();
   ASSERT_FALSE(fa::shift_supported(48));
   const SmallRun data(48);
   const auto cpu = data.run(*make_cpu_backend());
   EXPECT_GE(share_close(data.run(*cuda::make_cuda_align_backend({})), cpu), 0.98);
+  for (int batch : {8, 5}) {
+    cuda::CudaAlignOptions o;
+    o.max_batch = batch;
+    EXPECT_GE(share_close(data.run(*cuda::make_cuda_align_backend(o)), cpu), 0.98) << "batches of " << batch;
+  }
 }
 
 } // namespace

@@ -26,8 +26,9 @@ void warp(const float* src, const align::Pose2* poses, float* dst, int x, int co
 /// keeps them 0: the zero padding of the ring transforms, see rotation_peak).
 void polar(const float* img, const align::PolarGrid& grid, int ring_length, const float* sin_table,
            const float* cos_table, float* out, int count, cudaStream_t s);
-/// spec[t] ← shift_product(ref_spec, spec[t]) (§5.3 step 2), x × x images (interleaved complex).
-void shift_product(const float2* ref_spec, float2* spec, int x, int count, cudaStream_t s);
+/// out[t] = shift_product(ref_spec, in[t]) (§5.3 step 2), x × x images (interleaved complex);
+/// out may be in.
+void shift_product(const float2* ref_spec, const float2* in, float2* out, int x, int count, cudaStream_t s);
 /// Shift peak in |d| ≤ radius of corr[t] (ties: lowest linear index), refined as `subpixel`;
 /// poses[t] ← T(d) · poses[t]. With `shifts` non-null also writes (dx, dy) there.
 void shift_peak(const float* corr, int x, int radius, align::Subpixel subpixel, align::Pose2* poses, float2* shifts,
