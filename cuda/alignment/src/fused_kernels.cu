@@ -75,32 +75,35 @@ __device__ void block_argmax2(float& va, int& ia, float& vb, int& ib, float* sv,
   __syncthreads();
 }
 
-/// Ring q and sample k of work item e of a chunk (2^log2chunk rings of 2^log2n samples): each
-/// warp takes 2 neighbouring rings x 16 neighbouring samples, a compact patch of the image whose
-/// stores (rows N + 1 apart) hit distinct banks in each half-warp.
-__device__ void ring_tile(int e, int log2n, int log2chunk, int& q, int& k) {
-  const int rows_log2 = log2chunk < 1 ? log2chunk : 1, cols_log2 = 5 - rows_log2;
-  const int lane = e & 31, tile = e >> 5, tiles_per_ring_log2 = log2n - cols_log2;
-  k = ((tile & ((1 << tiles_per_ring_log2) - 1)) << cols_log2) + (lane & ((1 << cols_log2) - 1));
-  q = ((tile >> tiles_per_ring_log2) << rows_log2) + (lane >> cols_log2);
-}
-
 /// Rows q < chunk of rings q0 + q (zero beyond the last ring) from images a and b (b null: 0):
-/// samples k < S only, drawn in compact patches per warp (ring_tile); samples k >= S are not
+/// samples k < S only, drawn in compact patches per warp (2 neighbouring rings x 16 neighbouring
+/// samples, or 32 samples of one ring), whose stores (rows N + 1 apart) hit distinct banks in
+/// each half-warp. Only the patches that hold samples k < S are visited; samples k >= S are not
 /// written (the forward transform with len = S takes them as zero).
-__device__ void sample_ring_chunk(float2* rows, int pitch, int q0, int log2n, int log2chunk, const align::PolarGrid& g,
+__device__ void sample_ring_chunk(float2* rows, int pitch, int q0, int log2chunk, const align::PolarGrid& g,
                                   const float* sin_t, const float* cos_t, const float* a_img, const float* b_img) {
-  for (int e = threadIdx.x; e < (1 << (log2n + log2chunk)); e += blockDim.x) {
-    int q, k;
-    ring_tile(e, log2n, log2chunk, q, k);
-    if (k >= g.samples) continue;
-    float a = 0, b = 0;
-    if (q0 + q < g.rings()) {
-      const int r = g.first_ring + q0 + q;
-      a = align::polar_sample(a_img, g, r, sin_t[k], cos_t[k]);
-      if (b_img) b = align::polar_sample(b_img, g, r, sin_t[k], cos_t[k]);
+  const int rows_log2 = log2chunk < 1 ? log2chunk : 1, cols_log2 = 5 - rows_log2;
+  const int per_row = (g.samples + (1 << cols_log2) - 1) >> cols_log2; // patches along a ring
+  const int patches = per_row << (log2chunk - rows_log2);
+  const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+  const int dk = lane & ((1 << cols_log2) - 1), dq = lane >> cols_log2;
+  int patch = threadIdx.x >> 5, col = patch % per_row, row = patch / per_row; // advanced without divisions
+  for (; patch < patches; patch += warps) {
+    const int k = (col << cols_log2) + dk, q = (row << rows_log2) + dq;
+    if (k < g.samples) {
+      float a = 0, b = 0;
+      if (q0 + q < g.rings()) {
+        const int r = g.first_ring + q0 + q;
+        a = align::polar_sample(a_img, g, r, sin_t[k], cos_t[k]);
+        if (b_img) b = align::polar_sample(b_img, g, r, sin_t[k], cos_t[k]);
+      }
+      rows[q * pitch + k] = make_float2(a, b);
     }
-    rows[q * pitch + k] = make_float2(a, b);
+    col += warps;
+    while (col >= per_row) {
+      col -= per_row;
+      ++row;
+    }
   }
 }
 
@@ -188,7 +191,7 @@ __global__ void reference_rings_kernel(const float* __restrict__ refs, align::Po
   for (int q0 = 0; q0 < rings; q0 += chunk) {
     const int lc = chunk_rows_log2(min(chunk, rings - q0), log2chunk);
     __syncthreads(); // the previous chunk has been written out
-    sample_ring_chunk(rows, pitch, q0, log2n, lc, g, sin_t, cos_t, img, nullptr);
+    sample_ring_chunk(rows, pitch, q0, lc, g, sin_t, cos_t, img, nullptr);
     __syncthreads();
     bf::forward(rows, log2n, lc, pitch, 1, tw, g.samples);
     for (int e = threadIdx.x; e < (n << lc); e += blockDim.x) {
@@ -402,7 +405,7 @@ __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __rest
       load_ring_chunk(rows, pitch, q0, lc, rings, s, sa, has_b ? sa + std::size_t(rings) * s : nullptr);
     } else { // sampled here
       const float* a_img = img + std::size_t(t0) * pixels;
-      sample_ring_chunk(rows, pitch, q0, log2n, lc, g, sin_t, cos_t, a_img, has_b ? a_img + pixels : nullptr);
+      sample_ring_chunk(rows, pitch, q0, lc, g, sin_t, cos_t, a_img, has_b ? a_img + pixels : nullptr);
     }
     __syncthreads();
     bf::forward(rows, log2n, lc, pitch, 1, tw, s);
