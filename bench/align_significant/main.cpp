@@ -6,6 +6,12 @@
 // printed for reference. --device <id> times the CUDA backend (cuda/alignment; builds without
 // CUDA exit 4); use --images 2000 --refs 1692 there for the Table 2.2 task. GPU timings exclude
 // one untimed warm-up call per size (context, plans).
+//
+// Floors (GPU runs; pair_floor below): `stream_s` is the time a pipeline that streams every FFT
+// and warp of a pair through device memory needs at the bandwidth measured in the same run (a
+// device-to-device copy), `flop_s` the FFT, warp and product flops at the FP32 peak; x_stream and
+// x_flop are seconds over each. The fused steps keep most of that traffic on chip, so x_stream
+// can go below 1.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +22,8 @@
 #include <vector>
 
 #include "../common/bench_main.hpp"
+#include "../common/gpu_facts.hpp"
+#include "frost/alignment/math/polar.hpp"
 #include "frost/alignment/analytic_phantom.hpp"
 #include "frost/alignment/backend.hpp"
 #include "frost/alignment/directions.hpp"
@@ -34,6 +42,30 @@ void usage() {
               "       [--subpixel parabolic|none] [--device cpu|<gpu ids, e.g. 0 or 0,1>] [--batch 0]\n"
               "       [--pipeline fused|cufft]\n"
               "Aligns every image to every reference (sharp analytic phantom, SNR 0.1) and prints pairs/s per size.\n");
+}
+
+/// What one pair (both orders, `iters` shift and rotation steps each, and the final CC of each
+/// order) costs at least when every step streams through device memory: per shift step the warp
+/// (image in and out), R2C, the product with the reference spectrum, C2R and the peak search;
+/// per rotation step the polar samples, the ring R2Cs (S points, unpadded) and the ring sum.
+/// Flops: 2.5 N log2 N per real transform of N points, ~10 per bilinear sample, 6 or 8 per
+/// complex product; the reference's own transforms (once per reference) are left out.
+struct PairFloor {
+  double bytes = 0, flops = 0;
+};
+PairFloor pair_floor(int x, int iters) {
+  const align::PolarGrid g = align::make_polar_grid(x);
+  const double px = double(x) * x, half = double(x / 2 + 1) * x;
+  const double rs = double(g.rings()) * g.samples, rhalf = double(g.rings()) * (g.samples / 2 + 1);
+  const double shift_b = 4 * (2 * px) + (4 * px + 8 * half) + 16 * half + (8 * half + 4 * px) + 4 * px;
+  const double rot_b = (4 * px + 4 * rs) + (4 * rs + 8 * rhalf) + 8 * rhalf;
+  const double shift_f = 10 * px + 2 * 2.5 * px * std::log2(px) + 6 * half;
+  const double rot_f = 10 * rs + (g.rings() + 1) * 2.5 * g.samples * std::log2(double(g.samples)) + 8 * rhalf;
+  const double steps = 2.0 * iters; // of each kind, both orders
+  PairFloor f;
+  f.bytes = steps * (shift_b + rot_b) + 2 * 4 * px; // + the warped CC of each order
+  f.flops = steps * (shift_f + rot_f) + 2 * 14 * px;
+  return f;
 }
 
 std::vector<int> parse_sizes(const std::string& s) {
@@ -116,7 +148,16 @@ int run(int argc, char** argv) {
   const auto blobs = align::phantom_blobs(align::PhantomKind::Sharp);
   std::printf("# %s; %d images x %d references; %s\n", backend->describe().c_str(), n_img, n_ref,
               align::to_string(settings).c_str());
-  std::printf("%6s %10s %12s %12s %16s\n", "size", "pairs", "seconds", "pairs/s", "anchor GPU pairs/s");
+  bench::GpuFacts facts;
+  if (gpu) facts = bench::gpu_facts(parse_sizes(device).front());
+  const double bandwidth = facts.measured_bandwidth_gbs > 0 ? facts.measured_bandwidth_gbs : facts.peak_bandwidth_gbs;
+  const int n_dev = gpu ? static_cast<int>(parse_sizes(device).size()) : 0;
+  const bool floors = facts.available && bandwidth > 0 && facts.peak_fp32_gflops > 0;
+  if (floors)
+    std::printf("# floors per device (x %d): %.0f GB/s measured (D2D copy), FP32 peak %.0f GFLOP/s\n", n_dev, bandwidth,
+                facts.peak_fp32_gflops);
+  std::printf("%6s %10s %12s %12s %16s %10s %9s %10s %9s\n", "size", "pairs", "seconds", "pairs/s",
+              "anchor GPU pairs/s", "stream_s", "x_stream", "flop_s", "x_flop");
   for (int x : sizes) {
     if (x < 16 || x % 2) throw_usage_error("sizes must be even and >= 16");
     const auto dirs = align::fibonacci_directions(n_ref);
@@ -139,7 +180,15 @@ int run(int argc, char** argv) {
     backend->align_all(refs.cview(), imgs.cview(), settings, res.data());
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double pairs = double(n_ref) * n_img;
-    std::printf("%6d %10.0f %12.3f %12.0f %16d\n", x, pairs, s, pairs / s, anchor(x));
+    std::printf("%6d %10.0f %12.3f %12.0f %16d", x, pairs, s, pairs / s, anchor(x));
+    if (floors) {
+      const PairFloor f = pair_floor(x, settings.iters);
+      const double stream_s = pairs * f.bytes / (bandwidth * 1e9 * n_dev);
+      const double flop_s = pairs * f.flops / (facts.peak_fp32_gflops * 1e9 * n_dev);
+      std::printf(" %10.3f %9.2f %10.3f %9.1f\n", stream_s, s / stream_s, flop_s, s / flop_s);
+    } else {
+      std::printf(" %10s %9s %10s %9s\n", "-", "-", "-", "-");
+    }
   }
   return 0;
 }

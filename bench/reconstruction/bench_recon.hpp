@@ -6,26 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "../common/gpu_facts.hpp"
 #include "frost/reconstruction/accumulator.hpp"
 #include "frost/reconstruction/sample_batch.hpp"
 #include "frost/reconstruction/settings.hpp"
 
 namespace frost::bench {
-
-/// Facts and floors of one GPU.
-struct GpuFacts {
-  bool available = false;
-  std::string name;
-  int sm_count = 0, cc_major = 0, cc_minor = 0;
-  double total_gib = 0;
-  double peak_bandwidth_gbs = 0;     ///< memory clock x bus width (frost::cuda_peak_bandwidth_gbs)
-  double measured_bandwidth_gbs = 0; ///< device-to-device copy, (read + write) bytes / time
-  double peak_fp32_gflops = 0;       ///< SMs x FP32 lanes per SM x 2 (FMA) x boost clock
-  std::string versions;              ///< driver / runtime
-};
-
-/// Facts of `device` (available = false when built without CUDA or the device is missing).
-GpuFacts gpu_facts(int device);
 
 /// The CUDA accumulator (throws frost::Error(Device) without CUDA) with insertion kernel
 /// `kernel` ("brick" or "column").

@@ -4,8 +4,6 @@
 
 namespace frost::bench {
 
-GpuFacts gpu_facts(int) { return {}; }
-
 std::unique_ptr<recon::GridAccumulator> make_gpu_accumulator(const recon::ReconstructionSettings&,
                                                              const recon::GridLayout&, int, const std::vector<int>&,
                                                              int, const std::string&, bool) {
