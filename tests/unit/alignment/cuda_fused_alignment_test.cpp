@@ -129,30 +129,40 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
   }
 }
 
+/// The rotation steps' device inputs at X: the reference's ring spectra (fused reference_rings)
+/// and the polar samples (S per ring) of the three raw images.
+struct RingInputs {
+  PolarGrid g;
+  int n;
+  DeviceBuffer<float2> tw, rings;
+  DeviceBuffer<float> d_ref, d_raw, d_sin, d_cos, d_samples;
+  RingInputs(int x, const std::vector<float>& ref, const std::vector<float>& raw)
+      : g(make_polar_grid(x)), n(fa::ring_length(g.samples)), tw(std::size_t(n / 2)),
+        rings(std::size_t(g.rings()) * n), d_ref(upload(ref)), d_raw(upload(raw)), d_sin(upload(sin_cos_table(g, true))),
+        d_cos(upload(sin_cos_table(g, false))), d_samples(3 * std::size_t(g.rings()) * g.samples) {
+    fa::upload_twiddles(n, tw.data(), nullptr);
+    fa::reference_rings(d_ref.data(), g, d_sin.data(), d_cos.data(), tw.data(), rings.data(), 1, nullptr);
+    cuda::align_kernels::polar(d_raw.data(), g, g.samples, d_sin.data(), d_cos.data(), d_samples.data(), 3, nullptr);
+  }
+};
+
 TEST(CudaAlignFused, RotationStepMatchesCpu) {
   FROST_REQUIRE_GPU();
   for (int x : {32, 64, 128, 256}) {
     const geom::EulerAngles dir{10, 40, 0};
     const auto ref = reference(x, dir), raw = three_images(x, dir);
     const std::size_t px = std::size_t(x) * x;
-    const PolarGrid g = make_polar_grid(x);
-    const int n = fa::ring_length(g.samples);
     CpuPairAligner cpu(x, x);
     ReferenceData rd;
     cpu.prepare_reference(ref.data(), rd);
-
-    DeviceBuffer<float2> tw(std::size_t(n / 2)), rings(std::size_t(g.rings()) * n);
-    fa::upload_twiddles(n, tw.data(), nullptr);
-    auto d_ref = upload(ref), d_raw = upload(raw), d_sin = upload(sin_cos_table(g, true)),
-         d_cos = upload(sin_cos_table(g, false));
-    fa::reference_rings(d_ref.data(), g, d_sin.data(), d_cos.data(), tw.data(), rings.data(), 1, nullptr);
-    DeviceBuffer<float> d_samples(3 * std::size_t(g.rings()) * g.samples);
-    cuda::align_kernels::polar(d_raw.data(), g, g.samples, d_sin.data(), d_cos.data(), d_samples.data(), 3, nullptr);
+    const RingInputs in(x, ref, raw);
+    const int n = in.n;
     for (bool precomputed : {false, true}) {
       for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
         auto d_poses = upload(std::vector<Pose2>(3));
-        fa::rotation_step(precomputed ? nullptr : d_raw.data(), precomputed ? d_samples.data() : nullptr, rings.data(), g,
-                          d_sin.data(), d_cos.data(), tw.data(), sub, d_poses.data(), 3, nullptr);
+        fa::rotation_step(precomputed ? nullptr : in.d_raw.data(), precomputed ? in.d_samples.data() : nullptr,
+                          in.rings.data(), in.g, in.d_sin.data(), in.d_cos.data(), in.tw.data(), sub, d_poses.data(), 3,
+                          nullptr);
         const auto got = download(d_poses);
         for (int t = 0; t < 3; ++t) {
           const float want = cpu.estimate_rotation(rd, raw.data() + std::size_t(t) * px, sub);
@@ -173,23 +183,15 @@ TEST(CudaAlignFused, RotationFromPairSpectraEqualsFromSamples) {
   FROST_REQUIRE_GPU();
   for (int x : {32, 64, 128}) {
     const geom::EulerAngles dir{20, 50, 0};
-    const auto ref = reference(x, dir), raw = three_images(x, dir);
-    const PolarGrid g = make_polar_grid(x);
-    const int n = fa::ring_length(g.samples);
-    const std::size_t per_pair = std::size_t(g.rings()) * n;
-    DeviceBuffer<float2> tw(std::size_t(n / 2)), rings(per_pair), pairs(2 * per_pair);
-    fa::upload_twiddles(n, tw.data(), nullptr);
-    auto d_ref = upload(ref), d_raw = upload(raw), d_sin = upload(sin_cos_table(g, true)),
-         d_cos = upload(sin_cos_table(g, false));
-    fa::reference_rings(d_ref.data(), g, d_sin.data(), d_cos.data(), tw.data(), rings.data(), 1, nullptr);
-    DeviceBuffer<float> d_samples(3 * std::size_t(g.rings()) * g.samples);
-    cuda::align_kernels::polar(d_raw.data(), g, g.samples, d_sin.data(), d_cos.data(), d_samples.data(), 3, nullptr);
-    fa::pair_rings(d_samples.data(), g, tw.data(), pairs.data(), 3, nullptr);
+    const RingInputs in(x, reference(x, dir), three_images(x, dir));
+    DeviceBuffer<float2> pairs(2 * std::size_t(in.g.rings()) * in.n);
+    fa::pair_rings(in.d_samples.data(), in.g, in.tw.data(), pairs.data(), 3, nullptr);
     for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic}) {
       auto from_samples = upload(std::vector<Pose2>(3)), from_spectra = upload(std::vector<Pose2>(3));
-      fa::rotation_step(nullptr, d_samples.data(), rings.data(), g, d_sin.data(), d_cos.data(), tw.data(), sub,
-                        from_samples.data(), 3, nullptr);
-      fa::rotation_step_from_spectra(pairs.data(), rings.data(), g, tw.data(), sub, from_spectra.data(), 3, nullptr);
+      fa::rotation_step(nullptr, in.d_samples.data(), in.rings.data(), in.g, in.d_sin.data(), in.d_cos.data(),
+                        in.tw.data(), sub, from_samples.data(), 3, nullptr);
+      fa::rotation_step_from_spectra(pairs.data(), in.rings.data(), in.g, in.tw.data(), sub, from_spectra.data(), 3,
+                                     nullptr);
       const auto a = download(from_samples), b = download(from_spectra);
       for (int t = 0; t < 3; ++t) {
         const std::string what = "X " + std::to_string(x) + " t " + std::to_string(t) + " " + to_string(sub);
