@@ -40,7 +40,7 @@ using namespace frost;
 void usage() {
   std::printf("usage: frost_bench_align_significant [--sizes 32,64,128,256] [--images 40] [--refs 20] [--threads 0]\n"
               "       [--subpixel parabolic|none] [--device cpu|<gpu ids, e.g. 0 or 0,1>] [--batch 0]\n"
-              "       [--pipeline fused|cufft]\n"
+              "       [--pipeline fused|tiled|cufft]\n"
               "Aligns every image to every reference (sharp analytic phantom, SNR 0.1) and prints pairs/s per size.\n");
 }
 
@@ -111,7 +111,8 @@ int run(int argc, char** argv) {
       batch = std::atoi(value().c_str());
     } else if (k == "--pipeline") {
       pipeline = value();
-      if (pipeline != "fused" && pipeline != "cufft") throw_usage_error("--pipeline: fused or cufft");
+      if (pipeline != "fused" && pipeline != "tiled" && pipeline != "cufft")
+        throw_usage_error("--pipeline: fused, tiled or cufft");
     } else {
       throw_usage_error("unknown option " + k + " (see --help)");
     }
@@ -135,7 +136,8 @@ int run(int argc, char** argv) {
     cuda::CudaAlignOptions o;
     o.device = ids.front();
     if (batch > 0) o.max_batch = batch;
-    o.fused = pipeline == "fused";
+    o.fused = pipeline != "cufft";
+    o.tiled_shift_everywhere = pipeline == "tiled"; // the tiled shift step also at <= 128 px
     backend = ids.size() == 1 ? cuda::make_cuda_align_backend(o) : cuda::make_cuda_align_backend(o, ids);
 #else
     (void)batch;

@@ -38,7 +38,16 @@ struct Sizes {
   }
 };
 
+/// Which shift step runs: the fused one in one block per trajectory pair, the tiled one
+/// (alignment_tiled.hpp) or the cuFFT pipeline's.
+enum class ShiftKind { OneBlock, Tiled, Cufft };
+ShiftKind shift_kind(int x, int radius, bool fused, bool tiled_everywhere);
+
 /// References prepared together: B where a cuFFT plan (batch B) transforms them, else 1.
-std::size_t reference_group(int x, bool fused, std::size_t batch);
+std::size_t reference_group(ShiftKind kind, std::size_t batch);
+
+/// Device bytes per batch image and per resident reference of the steps that run (§8.3).
+std::size_t batch_bytes(int x, ShiftKind kind, int radius, bool fused_rot);
+std::size_t reference_bytes(int x, ShiftKind kind, bool fused_rot);
 
 } // namespace frost::cuda::align_detail

@@ -23,6 +23,7 @@
 #include "frost/cuda/alignment.hpp"
 #include "frost/cuda/alignment_fused.hpp"
 #include "frost/cuda/alignment_kernels.hpp"
+#include "frost/cuda/alignment_tiled.hpp"
 #include "frost/cuda/check.hpp"
 #include "frost/cuda/device_buffer.hpp"
 #include "frost/cuda/fft.hpp"
@@ -110,9 +111,12 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   const align::PolarGrid grid = align::make_polar_grid(x);
   const int sets = settings.check_mirrors ? 2 : 1;
   const int radius = settings.shift_radius(x);
-  // Which steps are fused (alignment_fused.hpp); the others run the cuFFT pipeline.
+  // Which steps are fused (alignment_fused.hpp) or tiled (alignment_tiled.hpp); the others run
+  // the cuFFT pipeline.
   const bool fused_rot = opts_.fused;
-  const bool fused_shift = opts_.fused && fused_align::shift_supported(x);
+  const ShiftKind kind = shift_kind(x, radius, opts_.fused, opts_.tiled_shift_everywhere);
+  const bool fused_shift = kind == ShiftKind::OneBlock, tiled = kind == ShiftKind::Tiled;
+  const bool cufft_shift = kind == ShiftKind::Cufft;
   const int fused_ring_n = fused_align::ring_length(z.samples);
 
   DeviceGuard guard(opts_.device);
@@ -121,7 +125,7 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   // The two orders of a batch are independent trajectories: with every step fused (no shared
   // scratch) each order runs on its own stream, so a shift-step block and a rotation-step block
   // share an SM (the first is latency-bound, the second bound by L1/shared memory).
-  const bool two_streams = fused_shift && fused_rot;
+  const bool two_streams = !cufft_shift && fused_rot;
   Stream order_stream[2];
   const cudaStream_t os[2] = {two_streams ? order_stream[0].get() : st, two_streams ? order_stream[1].get() : st};
   Event batch_ready(cudaEventDisableTiming), done0(cudaEventDisableTiming), done1(cudaEventDisableTiming);
@@ -131,12 +135,13 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   // Memory plan (§8.3): size B without work areas, make the plans, re-plan with their work
   // area; halve B while the work area does not fit.
   const std::size_t free_bytes = memory_info().first;
-  AlignMemoryPlan mp = plan_alignment_memory(x, n_ref, n_img, sets, free_bytes, opts_.memory_fraction, 0, opts_);
+  AlignMemoryPlan mp =
+      plan_alignment_memory(x, n_ref, n_img, sets, free_bytes, opts_.memory_fraction, 0, opts_, radius);
   std::unique_ptr<Plans> plans;
   for (;;) {
-    plans = std::make_unique<Plans>(*planner, z, mp.batch, !fused_shift, !fused_rot);
-    const AlignMemoryPlan again =
-        plan_alignment_memory(x, n_ref, n_img, sets, free_bytes, opts_.memory_fraction, plans->workspace, opts_);
+    plans = std::make_unique<Plans>(*planner, z, mp.batch, cufft_shift, !fused_rot);
+    const AlignMemoryPlan again = plan_alignment_memory(x, n_ref, n_img, sets, free_bytes, opts_.memory_fraction,
+                                                        plans->workspace, opts_, radius);
     if (again.batch >= mp.batch) { // the work area fits beside B: keep B and the plans
       mp.image_chunk = again.image_chunk;
       mp.reference_block = again.reference_block;
@@ -145,42 +150,45 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
     mp = again; // a smaller B (B decreases every round, and B = 1 always fits or throws)
   }
   const std::size_t B = mp.batch, chunk_cap = mp.image_chunk;
-  const std::size_t block_cap = round_up(mp.reference_block, reference_group(x, opts_.fused, B));
+  const std::size_t block_cap = round_up(mp.reference_block, reference_group(kind, B));
   const int Bi = static_cast<int>(B);
 
   // Device buffers (zeroed once: FFTs of a partial batch read whole batches). The scratch of a
   // fused step lives in shared memory, so only the unfused steps get theirs.
   auto sized = [](bool needed, std::size_t n) { return needed ? n : std::size_t(1); };
-  const std::size_t spec_per_ref = fused_shift ? z.pixels : z.half;
+  const std::size_t spec_per_ref = cufft_shift ? z.half : z.pixels;
   const std::size_t rings_per_ref = fused_rot ? std::size_t(z.rings) * fused_ring_n : z.polar_half;
   DeviceBuffer<std::byte> workspace(std::max<std::size_t>(plans->workspace, 1));
   DeviceBuffer<float> dev_images(std::size_t(sets) * chunk_cap * z.pixels);
   DeviceBuffer<float> ref_pixels(block_cap * z.pixels);
   DeviceBuffer<float2> ref_spec(block_cap * spec_per_ref), ref_polar(block_cap * rings_per_ref);
-  DeviceBuffer<float2> ref_mirror(sized(fused_shift, block_cap * z.pixels));
   const std::size_t pairs_cap = (chunk_cap + 1) / 2;
-  DeviceBuffer<float2> raw_spectra(sized(fused_shift, std::size_t(sets) * pairs_cap * z.pixels));
+  DeviceBuffer<float2> raw_spectra(sized(!cufft_shift, std::size_t(sets) * pairs_cap * z.pixels));
   DeviceBuffer<double> ref_stats(2 * block_cap);
-  // Between steps: aligned images (cuFFT shift step) or their polar samples (fused shift step).
-  DeviceBuffer<float> aligned(sized(!fused_shift, 2 * B * z.pixels)), corr(sized(!fused_shift, B * z.pixels));
+  // Between steps: aligned images (cuFFT or tiled shift step) or their polar samples (fused shift
+  // step). The tiled step's scratch: each half's trajectory pairs' columns, each trajectory's rows.
+  DeviceBuffer<float> aligned(sized(!fused_shift, 2 * B * z.pixels)), corr(sized(cufft_shift, B * z.pixels));
+  const std::size_t half_pairs = (B + 1) / 2;
+  DeviceBuffer<float2> tile_columns(sized(tiled, 2 * half_pairs * tiled_shift::column_scratch(x)));
+  DeviceBuffer<float2> tile_rows(sized(tiled, 2 * B * tiled_shift::row_scratch(x, radius)));
   DeviceBuffer<float> samples(sized(fused_shift, 2 * B * z.samples_total));
   // What the first steps from the identity read, the same for every reference, once per image
   // chunk: the raw images' polar samples and their pairs' ring spectra (fused rotation step), and
   // their R2C spectra (cuFFT shift step; the fused one reads raw_spectra).
   DeviceBuffer<float> raw_samples(sized(fused_rot, std::size_t(sets) * chunk_cap * z.samples_total));
   DeviceBuffer<float2> raw_rings(sized(fused_rot, std::size_t(sets) * pairs_cap * rings_per_ref));
-  DeviceBuffer<float2> raw_half(sized(!fused_shift, std::size_t(sets) * chunk_cap * z.half));
+  DeviceBuffer<float2> raw_half(sized(cufft_shift, std::size_t(sets) * chunk_cap * z.half));
   DeviceBuffer<float> polar(sized(!fused_rot, B * z.polar)), rho(sized(!fused_rot, B * z.ring_length));
-  DeviceBuffer<float2> spec(sized(!fused_shift, B * z.half)), polar_spec(sized(!fused_rot, B * z.polar_half));
+  DeviceBuffer<float2> spec(sized(cufft_shift, B * z.half)), polar_spec(sized(!fused_rot, B * z.polar_half));
   DeviceBuffer<float2> sums(sized(!fused_rot, B * z.ring_half));
-  DeviceBuffer<float2> tw_x(sized(fused_shift, std::size_t(x / 2))), tw_ring(sized(fused_rot, fused_ring_n / 2));
+  DeviceBuffer<float2> tw_x(sized(!cufft_shift, std::size_t(x / 2))), tw_ring(sized(fused_rot, fused_ring_n / 2));
   DeviceBuffer<Pose2> poses(2 * B);
   DeviceBuffer<float> cc(2 * B);
   DeviceBuffer<PairResult> dev_results(std::size_t(sets) * block_cap * chunk_cap);
   DeviceBuffer<float> sin_t(std::size_t(z.samples)), cos_t(std::size_t(z.samples));
   for (auto* b : {&aligned, &corr, &polar, &rho, &ref_pixels}) b->zero_async(st);
   for (auto* b : {&spec, &polar_spec, &sums, &ref_spec, &ref_polar}) b->zero_async(st);
-  if (fused_shift) fused_align::upload_twiddles(x, tw_x.data(), st);
+  if (!cufft_shift) fused_align::upload_twiddles(x, tw_x.data(), st);
   if (fused_rot) fused_align::upload_twiddles(fused_ring_n, tw_ring.data(), st);
   {
     std::vector<float> sv(std::size_t(z.samples)), cv(std::size_t(z.samples));
@@ -203,13 +211,23 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
                         bool first, bool next, cudaStream_t hs) {
     if (fused_shift) {
       fused_align::shift_step(raw, first ? pre : nullptr, ref_spec.data() + std::size_t(ref) * spec_per_ref,
-                              ref_mirror.data() + std::size_t(ref) * z.pixels, tw_x.data(), x, radius,
+                              tw_x.data(), x, radius,
                               settings.subpixel, first, poses.data() + t0,
                               next ? samples.data() + t0 * z.samples_total : nullptr, grid, sin_t.data(), cos_t.data(),
                               b, hs);
       return;
     }
     float* d = aligned.data() + t0 * z.pixels;
+    if (tiled) { // the next step (rotation) samples the aligned images
+      const std::size_t h = t0 == 0 ? 0 : 1;
+      tiled_shift::shift_step(raw, first ? pre : nullptr, ref_spec.data() + std::size_t(ref) * spec_per_ref,
+                              tw_x.data(), x, radius,
+                              settings.subpixel, first, poses.data() + t0,
+                              tile_columns.data() + h * half_pairs * tiled_shift::column_scratch(x),
+                              tile_rows.data() + t0 * tiled_shift::row_scratch(x, radius), b, hs);
+      if (next) k::warp(raw, poses.data() + t0, d, x, b, hs);
+      return;
+    }
     const float2* rspec = ref_spec.data() + std::size_t(ref) * z.half;
     if (first) {
       k::shift_product(rspec, half, spec.data(), x, b, st);
@@ -245,7 +263,7 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
       plans->ring_c2r.execute(sums.data(), rho.data(), ex);
       k::rotation_peak(rho.data(), z.samples, z.ring_length, settings.subpixel, poses.data() + t0, nullptr, b, st);
     }
-    if (next && !fused_shift) k::warp(raw, poses.data() + t0, d, x, b, st); // the cuFFT shift step reads it
+    if (next && !fused_shift) k::warp(raw, poses.data() + t0, d, x, b, hs); // the cuFFT or tiled shift step reads it
   };
 
   std::vector<float> mirrored;
@@ -280,7 +298,11 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
       if (fused_shift && pre_pairs)
         fused_align::pair_spectra(imgs, x, tw_x.data(), raw_spectra.data() + std::size_t(set) * pairs_cap * z.pixels,
                                   static_cast<int>(nc), st);
-      if (!fused_shift) // the R2C plan has batch B: a last partial group goes through the scratch
+      if (tiled && pre_pairs)
+        tiled_shift::spectra(imgs, 2, static_cast<int>(nc), x, tw_x.data(), tile_columns.data(),
+                             static_cast<int>(2 * half_pairs), raw_spectra.data() + std::size_t(set) * pairs_cap * z.pixels,
+                             st);
+      if (cufft_shift) // the R2C plan has batch B: a last partial group goes through the scratch
         for (std::size_t g = 0; g < nc; g += B) {
           const std::size_t cnt = std::min(B, nc - g);
           float2* out = raw_half.data() + (std::size_t(set) * chunk_cap + g) * z.half;
@@ -302,12 +324,15 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
       ref_pixels.upload_async(references.data + r0 * z.pixels, nr * z.pixels, st);
       const int nri = static_cast<int>(nr);
       if (fused_shift)
-        fused_align::reference_spectra(ref_pixels.data(), x, tw_x.data(), ref_spec.data(), ref_mirror.data(), nri, st);
+        fused_align::reference_spectra(ref_pixels.data(), x, tw_x.data(), ref_spec.data(), nri, st);
+      if (tiled)
+        tiled_shift::spectra(ref_pixels.data(), 1, nri, x, tw_x.data(), tile_columns.data(),
+                             static_cast<int>(2 * half_pairs), ref_spec.data(), st);
       if (fused_rot)
         fused_align::reference_rings(ref_pixels.data(), grid, sin_t.data(), cos_t.data(), tw_ring.data(),
                                      ref_polar.data(), nri, st);
       for (std::size_t g = 0; g < round_up(nr, B); g += B) { // cuFFT plans have batch B
-        if (!fused_shift) plans->r2c.execute(ref_pixels.data() + g * z.pixels, ref_spec.data() + g * z.half, ex);
+        if (cufft_shift) plans->r2c.execute(ref_pixels.data() + g * z.pixels, ref_spec.data() + g * z.half, ex);
         if (!fused_rot) {
           k::polar(ref_pixels.data() + g * z.pixels, grid, z.ring_length, sin_t.data(), cos_t.data(), polar.data(),
                    Bi, st);
@@ -324,7 +349,7 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
             const int b = static_cast<int>(std::min(per_batch, nc - i0));
             const float* raw = set_images + i0 * z.pixels;
             const float* raw_first = raw_samples.data() + (std::size_t(set) * chunk_cap + i0) * z.samples_total;
-            const float2* pre = fused_shift && pre_pairs
+            const float2* pre = !cufft_shift && pre_pairs
                                     ? raw_spectra.data() + (std::size_t(set) * pairs_cap + i0 / 2) * z.pixels
                                     : nullptr;
             const float2* rings_first =

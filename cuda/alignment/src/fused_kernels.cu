@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "block_fft.cuh"
+#include "device_warp.cuh"
 #include "kernel_order.cuh"
 #include "frost/core/error.hpp"
 #include "frost/core/shape.hpp"
@@ -22,6 +23,8 @@ using align::Pose2;
 using align::Subpixel;
 namespace bf = block_fft;
 using namespace align_order;
+using align_device::part;
+using align_device::warp_at;
 
 constexpr unsigned kFull = 0xffffffffu;
 
@@ -131,17 +134,6 @@ __device__ void load_ring_chunk(float2* rows, int pitch, int q0, int log2rows, i
   }
 }
 
-/// align::warp_pixel of an x × x image with 32-bit indexing (the shared one indexes in 64 bits for
-/// any image the CPU may hold); the same value.
-__device__ float warp_at(const float* __restrict__ img, int x, const Pose2& inv, int i, int j) {
-  float u, v;
-  if (!align::warp_source(x, x, inv, i, j, u, v)) return 0.0f;
-  return align::bilinear_at([img, x](int a, int b) { return __ldg(img + b * x + a); }, u, v);
-}
-
-/// Component c (0 = A = real part, 1 = B = imaginary part) of a complex value.
-__device__ float part(float2 v, int c) { return c == 0 ? v.x : v.y; }
-
 /// Linear position (bit-reversed layout) of frequency −ω for the one at position lp.
 __device__ int mirror_position(int lp, int x, int log2x) {
   const int py = lp >> log2x, px = lp & (x - 1);
@@ -150,10 +142,9 @@ __device__ int mirror_position(int lp, int x, int log2x) {
 }
 
 // One block per `per_block` (1 or 2) images: the 2-D forward transform of A (+ iB) in
-// bit-reversed order; with out_mirror also out_mirror[p] = out[mirror_position(p)].
+// bit-reversed order.
 __global__ void spectra_kernel(const float* __restrict__ imgs, int per_block, int count, int x, int log2x,
-                               const float2* __restrict__ tw_g, float2* __restrict__ out,
-                               float2* __restrict__ out_mirror) {
+                               const float2* __restrict__ tw_g, float2* __restrict__ out) {
   extern __shared__ float2 sm[];
   const int pitch = x + 1, pixels = x * x;
   float2* data = sm;
@@ -169,12 +160,6 @@ __global__ void spectra_kernel(const float* __restrict__ imgs, int per_block, in
   bf::forward(data, log2x, log2x, 1, pitch, tw); // columns
   float2* o = out + std::size_t(blockIdx.x) * pixels;
   for (int e = threadIdx.x; e < pixels; e += blockDim.x) o[e] = data[(e >> log2x) * pitch + (e & (x - 1))];
-  if (!out_mirror) return;
-  float2* om = out_mirror + std::size_t(blockIdx.x) * pixels;
-  for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
-    const int q = mirror_position(e, x, log2x);
-    om[e] = data[(q >> log2x) * pitch + (q & (x - 1))];
-  }
 }
 
 // One block per reference: the ring spectra G_R in bit-reversed order, rings in chunks.
@@ -203,8 +188,7 @@ __global__ void reference_rings_kernel(const float* __restrict__ refs, align::Po
 
 // Two trajectories per block (2·blockIdx.x and the next one, which may not exist).
 __global__ void __launch_bounds__(1024)
-    shift_step_kernel(const float* __restrict__ raw, const float2* __restrict__ ref,
-                      const float2* __restrict__ ref_mirror, const float2* __restrict__ pre, int x, int log2x, int radius,
+    shift_step_kernel(const float* __restrict__ raw, const float2* __restrict__ ref, const float2* __restrict__ pre, int x, int log2x, int radius,
                       Subpixel sub, bool first, Pose2* poses, float* __restrict__ samples, align::PolarGrid g,
                       const float* __restrict__ sin_t, const float* __restrict__ cos_t, int count,
                       const float2* __restrict__ tw_g) {
@@ -250,7 +234,8 @@ __global__ void __launch_bounds__(1024)
   }
 
   // Y(ω) = F_R(ω)·Z(−ω)·(−1)^(kx+ky) (§5.3 step 2 for both trajectories); positions p and the
-  // one of −ω are handled by the same thread.
+  // one of −ω are handled by the same thread, with one read of the real reference's spectrum
+  // (F_R(−ω) = conj F_R(ω)).
   for (int lp = threadIdx.x; lp < pixels; lp += blockDim.x) {
     const int py = lp >> log2x, px = lp & (x - 1);
     const int lq = mirror_position(lp, x, log2x);
@@ -259,10 +244,11 @@ __global__ void __launch_bounds__(1024)
     const int ky = bf::bit_reverse(py, log2x), kx = bf::bit_reverse(px, log2x);
     const float sign = ((kx + ky) & 1) ? -1.0f : 1.0f;
     const float2 zp = data[py * pitch + px], zq = data[qy * pitch + qx];
-    const float2 yp = bf::cmul(ref[lp], zq);
+    const float2 f = ref[lp];
+    const float2 yp = bf::cmul(f, zq);
     data[py * pitch + px] = make_float2(sign * yp.x, sign * yp.y);
     if (lq != lp) {
-      const float2 yq = bf::cmul(ref_mirror[lp], zp); // F_R at lq, read in order
+      const float2 yq = bf::cmul(make_float2(f.x, -f.y), zp);
       data[qy * pitch + qx] = make_float2(sign * yq.x, sign * yq.y);
     }
   }
@@ -517,13 +503,12 @@ void upload_twiddles(int n, float2* dst, cudaStream_t s) {
   FROST_CUDA_CHECK(cudaStreamSynchronize(s)); // tw is a local host vector
 }
 
-void reference_spectra(const float* refs, int x, const float2* tw, float2* out, float2* out_mirror, int count,
-                       cudaStream_t s) {
+void reference_spectra(const float* refs, int x, const float2* tw, float2* out, int count, cudaStream_t s) {
   if (count <= 0) return;
   FROST_EXPECTS(shift_supported(x), "fused reference_spectra: unsupported size");
   const std::size_t smem = shift_smem(x);
   allow_smem(spectra_kernel, smem);
-  spectra_kernel<<<count, threads_for(x * x), smem, s>>>(refs, 1, count, x, log2_exact(x), tw, out, out_mirror);
+  spectra_kernel<<<count, threads_for(x * x), smem, s>>>(refs, 1, count, x, log2_exact(x), tw, out);
   FROST_CHECK_LAUNCH();
 }
 
@@ -532,8 +517,7 @@ void pair_spectra(const float* raw, int x, const float2* tw, float2* out, int co
   FROST_EXPECTS(shift_supported(x), "fused pair_spectra: unsupported size");
   const std::size_t smem = shift_smem(x);
   allow_smem(spectra_kernel, smem);
-  spectra_kernel<<<(count + 1) / 2, threads_for(x * x), smem, s>>>(raw, 2, count, x, log2_exact(x), tw, out,
-                                                                   nullptr);
+  spectra_kernel<<<(count + 1) / 2, threads_for(x * x), smem, s>>>(raw, 2, count, x, log2_exact(x), tw, out);
   FROST_CHECK_LAUNCH();
 }
 
@@ -548,15 +532,14 @@ void reference_rings(const float* refs, const align::PolarGrid& grid, const floa
   FROST_CHECK_LAUNCH();
 }
 
-void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum, const float2* ref_mirror,
-                const float2* tw, int x, int radius, Subpixel subpixel, bool first, Pose2* poses, float* samples,
+void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum, const float2* tw, int x, int radius, Subpixel subpixel, bool first, Pose2* poses, float* samples,
                 const align::PolarGrid& grid, const float* sin_table, const float* cos_table, int count,
                 cudaStream_t s) {
   if (count <= 0) return;
   FROST_EXPECTS(shift_supported(x), "fused shift_step: unsupported size");
   const std::size_t smem = shift_smem(x);
   allow_smem(shift_step_kernel, smem);
-  shift_step_kernel<<<(count + 1) / 2, shift_threads(x), smem, s>>>(raw, ref_spectrum, ref_mirror, pre, x,
+  shift_step_kernel<<<(count + 1) / 2, shift_threads(x), smem, s>>>(raw, ref_spectrum, pre, x,
                                                                      log2_exact(x), radius,
                                                                      subpixel, first, poses, samples, grid, sin_table,
                                                                      cos_table, count, tw);

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <vector>
 
+#include "cuda_align_fixtures.hpp"
 #include "cuda_test_helpers.hpp"
 #include "frost/alignment/analytic_phantom.hpp"
 #include "frost/alignment/backend.hpp"
@@ -39,35 +40,6 @@ using namespace test_helpers;
 
 constexpr double kShiftPx = 1e-3, kAngleDeg = 1e-3, kWarpRel = 1e-5, kCcAbs = 1e-6;
 
-/// Three noisy projections of one direction with different psi and shifts.
-std::vector<float> three_images(int x, const geom::EulerAngles& dir) {
-  const auto blobs = phantom_blobs(PhantomKind::Sharp);
-  std::vector<float> v(3 * std::size_t(x) * x);
-  for (int t = 0; t < 3; ++t) {
-    geom::EulerAngles p = dir;
-    p.psi = 25.0 + 40.0 * t;
-    float* img = v.data() + std::size_t(t) * x * x;
-    render_projection(blobs, x, p, 0.04 * x * (t - 1), -0.03 * x * t, img);
-    add_noise(img, std::size_t(x) * x, 1.0, 31u + static_cast<std::uint32_t>(t));
-  }
-  return v;
-}
-
-std::vector<float> reference(int x, const geom::EulerAngles& dir) {
-  std::vector<float> r(std::size_t(x) * x);
-  render_projection(phantom_blobs(PhantomKind::Sharp), x, dir, 0, 0, r.data());
-  return r;
-}
-
-std::vector<float> sin_cos_table(const PolarGrid& g, bool sine) {
-  std::vector<float> v(std::size_t(g.samples));
-  for (int k = 0; k < g.samples; ++k) {
-    const double phi = 2.0 * M_PI * k / g.samples;
-    v[std::size_t(k)] = static_cast<float>(sine ? std::sin(phi) : std::cos(phi));
-  }
-  return v;
-}
-
 TEST(CudaAlignFused, ShiftStepMatchesCpu) {
   FROST_REQUIRE_GPU();
   for (int x : {32, 64, 128}) {
@@ -80,11 +52,11 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
 
     const PolarGrid g = make_polar_grid(x);
     const std::size_t per = std::size_t(g.rings()) * g.samples;
-    DeviceBuffer<float2> tw(std::size_t(x / 2)), spec(px), mirror(px), pre(2 * px);
+    DeviceBuffer<float2> tw(std::size_t(x / 2)), spec(px), pre(2 * px);
     fa::upload_twiddles(x, tw.data(), nullptr);
     auto d_ref = upload(ref), d_raw = upload(raw), d_sin = upload(sin_cos_table(g, true)),
          d_cos = upload(sin_cos_table(g, false));
-    fa::reference_spectra(d_ref.data(), x, tw.data(), spec.data(), mirror.data(), 1, nullptr);
+    fa::reference_spectra(d_ref.data(), x, tw.data(), spec.data(), 1, nullptr);
     fa::pair_spectra(d_raw.data(), x, tw.data(), pre.data(), 3, nullptr);
     for (int mode = 0; mode < 3; ++mode) { // from a pose, from the identity, from the identity's pair transforms
       const bool first = mode > 0;
@@ -95,7 +67,7 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
             start[std::size_t(t)] = pose_compose(pose_translation(0.7f * t, -1.1f), pose_rotation(20.0f + 40.0f * t));
         auto d_poses = upload(start);
         DeviceBuffer<float> d_samples(3 * per);
-        fa::shift_step(d_raw.data(), mode == 2 ? pre.data() : nullptr, spec.data(), mirror.data(), tw.data(), x, x / 4,
+        fa::shift_step(d_raw.data(), mode == 2 ? pre.data() : nullptr, spec.data(), tw.data(), x, x / 4,
                        sub, first, d_poses.data(), d_samples.data(), g, d_sin.data(), d_cos.data(), 3, nullptr);
         const auto got = download(d_poses);
         const auto samples = download(d_samples);
@@ -226,42 +198,6 @@ TEST(CudaAlignFused, WarpedCorrelationMatchesCpu) {
     cpu.warp(raw.data() + std::size_t(t) * px, poses[std::size_t(t)], aligned.data());
     EXPECT_NEAR(cc[std::size_t(t)], cpu.correlation(rd, aligned.data()), kCcAbs) << "t " << t;
   }
-}
-
-/// A small all-pairs run at X (noisy projections of 12 references, 30 images).
-struct SmallRun {
-  int x, refs = 12, imgs = 30;
-  Image<float> r, im;
-  explicit SmallRun(int x_) : x(x_), r(Shape::image(x_, x_, 12)), im(Shape::image(x_, x_, 30)) {
-    const auto dirs = fibonacci_directions(refs);
-    const auto blobs = phantom_blobs(PhantomKind::Sharp);
-    for (int k = 0; k < refs; ++k)
-      render_projection(blobs, x, dirs[std::size_t(k)], 0, 0, r.data() + std::size_t(k) * x * x);
-    for (int i = 0; i < imgs; ++i) {
-      geom::EulerAngles p = dirs[std::size_t(i % refs)];
-      p.psi = 37.0 * i;
-      float* img = im.data() + std::size_t(i) * x * x;
-      render_projection(blobs, x, p, 0.03 * x * std::cos(i), 0.03 * x * std::sin(i), img);
-      add_noise(img, std::size_t(x) * x, 0.5, 500u + static_cast<std::uint32_t>(i));
-    }
-  }
-  std::vector<PairResult> run(AlignmentBackend& b) const {
-    std::vector<PairResult> res(std::size_t(refs) * imgs);
-    b.align_all(r.cview(), im.cview(), AlignSettings{}, res.data());
-    return res;
-  }
-};
-
-/// Share of pairs whose pose and CC agree with the CPU's (every pair, not only the best ones: an
-/// FFT rounding difference may flip an integer peak of a poorly matching pair).
-double share_close(const std::vector<PairResult>& gpu, const std::vector<PairResult>& cpu) {
-  int close = 0;
-  for (std::size_t k = 0; k < cpu.size(); ++k) {
-    const PoseParameters pc = pose_parameters(cpu[k].pose), pg = pose_parameters(gpu[k].pose);
-    close += angle_error(pg.psi, pc.psi) <= 0.1 && std::hypot(pg.shift_x - pc.shift_x, pg.shift_y - pc.shift_y) <= 0.05 &&
-             std::abs(gpu[k].cc - cpu[k].cc) <= 1e-3;
-  }
-  return double(close) / double(cpu.size());
 }
 
 /// The cuFFT pipeline (every step unfused) and the fused one keep CPU parity on a small run.

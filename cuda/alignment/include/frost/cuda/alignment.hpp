@@ -30,8 +30,12 @@ struct CudaAlignOptions {
   int max_batch = 2048;           ///< upper bound of B (images per batch; 2B trajectories)
   int max_reference_block = 1024; ///< upper bound of references prepared and resident at once
   /// Fused steps (alignment_fused.hpp): the rotation step always, the shift step for
-  /// power-of-two sizes up to 128 px; false runs the cuFFT pipeline of every step.
+  /// power-of-two sizes up to 128 px in one block per trajectory pair and above that tiled
+  /// (alignment_tiled.hpp) where it fits; false runs the cuFFT pipeline of every step.
   bool fused = true;
+  /// With `fused`: run the tiled shift step also where the one-block step would (tests compare
+  /// it with the CPU at small sizes).
+  bool tiled_shift_everywhere = false;
 };
 
 /// Sizes chosen by the memory budget (§8.3) for one run.
@@ -45,18 +49,20 @@ struct AlignMemoryPlan {
 /// Bytes per image of a batch: two trajectories' aligned images, plus for the cuFFT steps the
 /// 2-D spectrum and correlation, the polar samples and their ring spectra (§8.3, one half of the
 /// trajectories' scratch at a time).
-std::size_t align_batch_bytes_per_image(int x, bool fused = true);
+std::size_t align_batch_bytes_per_image(int x, bool fused = true, int radius = -1);
 /// Bytes per resident reference: pixels, F_R, G_R (plus statistics), in the layout of the
 /// steps that run (the fused steps keep full spectra).
-std::size_t align_reference_bytes(int x, bool fused = true);
+std::size_t align_reference_bytes(int x, bool fused = true, int radius = -1);
 
 /// @brief The memory budget of §8.3, a pure function (tested without a GPU):
 /// budget = fraction · free − 256 MiB − `workspace` (cuFFT work areas), B = min(n_img,
 /// max_batch, what a quarter of the budget holds), then the reference block and the image chunk
-/// from the rest (images resident when they all fit). `sets` is 2 with mirrors, else 1.
+/// from the rest (images resident when they all fit). `sets` is 2 with mirrors, else 1;
+/// `radius` the shift search radius (< 0: X/4), which decides whether the tiled shift step fits.
 /// @throw frost::Error(Device) when not even B = 1 fits, naming the sizes.
 AlignMemoryPlan plan_alignment_memory(int x, std::size_t n_ref, std::size_t n_img, int sets, std::size_t free_bytes,
-                                      double fraction, std::size_t workspace, const CudaAlignOptions& opts);
+                                      double fraction, std::size_t workspace, const CudaAlignOptions& opts,
+                                      int radius = -1);
 
 /// @brief The CUDA backend on one device.
 /// @throw frost::Error(Device) when the device does not exist or CUDA is unusable.

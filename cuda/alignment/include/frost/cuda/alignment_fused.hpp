@@ -35,10 +35,8 @@ int ring_length(int samples);
 void upload_twiddles(int n, float2* dst, cudaStream_t s);
 
 /// out[r] = 2-D forward transform of refs[r] (real), X × X complex in bit-reversed order
-/// (row-major, position (py, px) holds frequency (brev py, brev px)); out_mirror[r] the same
-/// values at the positions of −ω (the shift step reads both in order). tw: twiddles of X.
-void reference_spectra(const float* refs, int x, const float2* tw, float2* out, float2* out_mirror, int count,
-                       cudaStream_t s);
+/// (row-major, position (py, px) holds frequency (brev py, brev px)). tw: twiddles of X.
+void reference_spectra(const float* refs, int x, const float2* tw, float2* out, int count, cudaStream_t s);
 
 /// out[k] = 2-D forward transform of raw[2k] + i·raw[2k + 1] (bit-reversed order; a missing last
 /// image is 0): the input of the first shift step from the identity, the same for every
@@ -54,10 +52,9 @@ void reference_rings(const float* refs, const align::PolarGrid& grid, const floa
 /// when `first` (the identity pose; its pair transforms are read from `pre` when non-null, see
 /// pair_spectra), else W_{poses[t]}[raw]; poses[t] ← T(d)·poses[t]. With `samples` non-null, also
 /// writes the polar samples (§5.2, S per ring, rings in order) of W_{poses[t]}[raw] with the new
-/// pose to samples + t·rings·S, for the rotation step that follows. ref_spectrum, ref_mirror:
+/// pose to samples + t·rings·S, for the rotation step that follows. ref_spectrum:
 /// reference_spectra() of one reference.
-void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum, const float2* ref_mirror,
-                const float2* tw, int x, int radius, align::Subpixel subpixel, bool first, align::Pose2* poses,
+void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum, const float2* tw, int x, int radius, align::Subpixel subpixel, bool first, align::Pose2* poses,
                 float* samples, const align::PolarGrid& grid, const float* sin_table, const float* cos_table,
                 int count, cudaStream_t s);
 
