@@ -36,20 +36,21 @@ int log2_exact(int n) {
 bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
 /// Rings per chunk of the rotation step: as many as fit in the chunk budget of shared memory
-/// (rows of N + 1 complex values), at most the rings rounded up to a power of two. For N >= 1024
-/// the budget is 136 KiB: 8 to 16 rings, so the threads of a half-warp (one per ring) touch
-/// distinct banks in the FFT passes, and one block of 1024 threads holds the SM; shorter rings
-/// keep 72 KiB and two or more blocks per SM (measured faster at 32 and 64 px).
+/// (rows of N + 1 complex values), at most the rings rounded up to a power of two. For N >= 768
+/// (128 and 256 px) the budget is 136 KiB: 8 to 16 rings, so the threads of a half-warp (one per
+/// ring) touch distinct banks in the FFT passes, and one block of 1024 threads holds the SM;
+/// shorter rings keep 72 KiB and two or more blocks per SM (measured faster at 32 and 64 px).
+constexpr int kLongRing = 768;
 int ring_chunk(int ring_n, int rings) {
-  const int budget = ring_n >= 1024 ? 139264 : 73728;
+  const int budget = ring_n >= kLongRing ? 139264 : 73728;
   int c = 1;
   while (2 * c * (ring_n + 1) * 8 <= budget && c < rings) c *= 2;
   return c;
 }
 
-/// Threads of the rotation step: one per 8 chunk elements, 1024 at most for N >= 1024, else 512.
+/// Threads of the rotation step: one per 8 chunk elements, 1024 at most for N >= 768, else 512.
 int rotation_threads(int ring_n, int chunk) {
-  return std::max(32, std::min(ring_n >= 1024 ? 1024 : 512, chunk * ring_n / 8));
+  return std::max(32, std::min(ring_n >= kLongRing ? 1024 : 512, chunk * ring_n / 8));
 }
 
 /// Block-wide (value, index) argmax of two candidates per thread (trajectories A and B), warp
@@ -95,10 +96,12 @@ __device__ void sample_ring_chunk(float2* rows, int pitch, int q0, int log2chunk
     const int k = (col << cols_log2) + dk, q = (row << rows_log2) + dq;
     if (k < g.samples) {
       float a = 0, b = 0;
-      if (q0 + q < g.rings()) {
-        const int r = g.first_ring + q0 + q;
-        a = align::polar_sample(a_img, g, r, sin_t[k], cos_t[k]);
-        if (b_img) b = align::polar_sample(b_img, g, r, sin_t[k], cos_t[k]);
+      if (q0 + q < g.rings()) { // align::polar_sample of both images, one position, 32-bit indexing
+        float u, v;
+        const float w = align::polar_position(g, g.first_ring + q0 + q, sin_t[k], cos_t[k], u, v);
+        const int x = g.size;
+        a = w * align::bilinear_at([a_img, x](int i, int j) { return __ldg(a_img + j * x + i); }, u, v);
+        if (b_img) b = w * align::bilinear_at([b_img, x](int i, int j) { return __ldg(b_img + j * x + i); }, u, v);
       }
       rows[q * pitch + k] = make_float2(a, b);
     }
@@ -164,10 +167,10 @@ __global__ void spectra_kernel(const float* __restrict__ imgs, int per_block, in
 
 // One block per reference: the ring spectra G_R in bit-reversed order, rings in chunks.
 __global__ void reference_rings_kernel(const float* __restrict__ refs, align::PolarGrid g,
-                                       const float* __restrict__ sin_t, const float* __restrict__ cos_t, int log2n,
+                                       const float* __restrict__ sin_t, const float* __restrict__ cos_t, int n,
                                        int log2chunk, const float2* __restrict__ tw_g, float2* __restrict__ out) {
   extern __shared__ float2 sm[];
-  const int n = 1 << log2n, chunk = 1 << log2chunk, pitch = n + 1, rings = g.rings();
+  const int chunk = 1 << log2chunk, pitch = n + 1, rings = g.rings();
   float2* rows = sm;
   float2* tw = rows + chunk * pitch;
   for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
@@ -178,9 +181,9 @@ __global__ void reference_rings_kernel(const float* __restrict__ refs, align::Po
     __syncthreads(); // the previous chunk has been written out
     sample_ring_chunk(rows, pitch, q0, lc, g, sin_t, cos_t, img, nullptr);
     __syncthreads();
-    bf::forward(rows, log2n, lc, pitch, 1, tw, g.samples);
+    bf::forward_n(rows, n, lc, pitch, 1, tw, g.samples);
     for (int e = threadIdx.x; e < (n << lc); e += blockDim.x) {
-      const int q = e >> log2n, k = e & (n - 1);
+      const int q = e / n, k = e - q * n;
       if (q0 + q < rings) o[std::size_t(q0 + q) * n + k] = rows[q * pitch + k];
     }
   }
@@ -344,10 +347,9 @@ __device__ float folded(const float2* r, int k, int s, int n, int c) { return pa
 
 /// The end of a rotation step of trajectories t0, t0 + 1 from the ring sum H (bit-reversed, in
 /// shared memory, complete): ρ = inverse transform, the folded argmax, refinement and pose.
-__device__ void finish_rotation(float2* hsum, int log2n, int s, const float2* tw, Subpixel sub, Pose2* poses, int t0,
+__device__ void finish_rotation(float2* hsum, int n, int s, const float2* tw, Subpixel sub, Pose2* poses, int t0,
                                 int count, float* sv, int* si) {
-  const int n = 1 << log2n;
-  bf::inverse(hsum, log2n, 0, 0, 1, tw);
+  bf::inverse_n(hsum, n, 0, 0, 1, tw);
   float va = -INFINITY, vb = -INFINITY;
   int ia = INT_MAX, ib = INT_MAX;
   for (int k = threadIdx.x; k < s; k += blockDim.x) {
@@ -367,12 +369,12 @@ __device__ void finish_rotation(float2* hsum, int log2n, int s, const float2* tw
 __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __restrict__ img, const float* __restrict__ samples,
                                      const float2* __restrict__ ref,
                                      align::PolarGrid g, const float* __restrict__ sin_t,
-                                     const float* __restrict__ cos_t, int log2n, int log2chunk, Subpixel sub,
+                                     const float* __restrict__ cos_t, int n, int log2chunk, Subpixel sub,
                                      Pose2* poses, int count, const float2* __restrict__ tw_g) {
   extern __shared__ float2 sm[];
   __shared__ float sv[64];
   __shared__ int si[64];
-  const int n = 1 << log2n, chunk = 1 << log2chunk, pitch = n + 1, rings = g.rings(), s = g.samples;
+  const int chunk = 1 << log2chunk, pitch = n + 1, rings = g.rings(), s = g.samples;
   float2* rows = sm;
   float2* hsum = rows + chunk * pitch;
   float2* tw = hsum + n;
@@ -394,10 +396,10 @@ __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __rest
       sample_ring_chunk(rows, pitch, q0, lc, g, sin_t, cos_t, a_img, has_b ? a_img + pixels : nullptr);
     }
     __syncthreads();
-    bf::forward(rows, log2n, lc, pitch, 1, tw, s);
+    bf::forward_n(rows, n, lc, pitch, 1, tw, s);
     // H(ω) += G_R(q, ω)·Z_q(−ω), rings in order; each thread owns its positions p.
     for (int p = threadIdx.x; p < n; p += blockDim.x) {
-      const int m = bf::bit_reverse((n - bf::bit_reverse(p, log2n)) & (n - 1), log2n);
+      const int m = bf::mirror_of(p, n);
       float2 acc = hsum[p];
       for (int q = 0; q < qn; ++q) {
         const float2 v = bf::cmul(ref[std::size_t(q0 + q) * n + p], rows[q * pitch + m]);
@@ -408,16 +410,16 @@ __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __rest
     }
   }
   __syncthreads();
-  finish_rotation(hsum, log2n, s, tw, sub, poses, t0, count, sv, si);
+  finish_rotation(hsum, n, s, tw, sub, poses, t0, count, sv, si);
 }
 
 // One block per image pair (images 2b, 2b + 1 of `samples`; a missing second image is 0): the ring
 // spectra of A + iB in bit-reversed order, rings × N complex values per pair. What the rotation
 // step computes from the same samples, once for every reference.
-__global__ void pair_rings_kernel(const float* __restrict__ samples, int count, align::PolarGrid g, int log2n,
+__global__ void pair_rings_kernel(const float* __restrict__ samples, int count, align::PolarGrid g, int n,
                                   int log2chunk, const float2* __restrict__ tw_g, float2* __restrict__ out) {
   extern __shared__ float2 sm[];
-  const int n = 1 << log2n, chunk = 1 << log2chunk, pitch = n + 1, rings = g.rings(), s = g.samples;
+  const int chunk = 1 << log2chunk, pitch = n + 1, rings = g.rings(), s = g.samples;
   float2* rows = sm;
   float2* tw = rows + chunk * pitch;
   for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
@@ -430,9 +432,9 @@ __global__ void pair_rings_kernel(const float* __restrict__ samples, int count, 
     __syncthreads(); // the previous chunk has been written out
     load_ring_chunk(rows, pitch, q0, lc, rings, s, sa, sb);
     __syncthreads();
-    bf::forward(rows, log2n, lc, pitch, 1, tw, s);
+    bf::forward_n(rows, n, lc, pitch, 1, tw, s);
     for (int e = threadIdx.x; e < qn * n; e += blockDim.x) {
-      const int q = e >> log2n, k = e & (n - 1);
+      const int q = e / n, k = e - q * n;
       o[std::size_t(q0 + q) * n + k] = rows[q * pitch + k];
     }
   }
@@ -442,18 +444,18 @@ __global__ void pair_rings_kernel(const float* __restrict__ samples, int count, 
 // in the same order as rotation_step_kernel, then the same inverse and peak.
 __global__ void __launch_bounds__(1024)
     rotation_spectra_kernel(const float2* __restrict__ pre, const float2* __restrict__ ref, align::PolarGrid g,
-                            int log2n, Subpixel sub, Pose2* poses, int count, const float2* __restrict__ tw_g) {
+                            int n, Subpixel sub, Pose2* poses, int count, const float2* __restrict__ tw_g) {
   extern __shared__ float2 sm[];
   __shared__ float sv[64];
   __shared__ int si[64];
-  const int n = 1 << log2n, rings = g.rings(), s = g.samples;
+  const int rings = g.rings(), s = g.samples;
   float2* hsum = sm;
   float2* tw = hsum + n;
   const int t0 = 2 * blockIdx.x;
   for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
   const float2* z = pre + std::size_t(blockIdx.x) * rings * n;
   for (int p = threadIdx.x; p < n; p += blockDim.x) {
-    const int m = bf::bit_reverse((n - bf::bit_reverse(p, log2n)) & (n - 1), log2n);
+    const int m = bf::mirror_of(p, n);
     float2 acc = make_float2(0, 0);
     for (int q = 0; q < rings; ++q) {
       const float2 v = bf::cmul(ref[std::size_t(q) * n + p], z[std::size_t(q) * n + m]);
@@ -463,7 +465,7 @@ __global__ void __launch_bounds__(1024)
     hsum[p] = acc;
   }
   __syncthreads();
-  finish_rotation(hsum, log2n, s, tw, sub, poses, t0, count, sv, si);
+  finish_rotation(hsum, n, s, tw, sub, poses, t0, count, sv, si);
 }
 
 int threads_for(int work) { return std::max(32, std::min(512, work / 8)); }
@@ -487,13 +489,28 @@ void allow_smem(Kernel k, std::size_t bytes) {
 bool shift_supported(int x) { return is_pow2(x) && x >= 8 && x <= kFusedShiftMaxSize; }
 
 int ring_length(int samples) {
-  int n = 2;
-  while (n < 2 * samples) n *= 2;
-  return n;
+  // Of the smallest 2^a·5^b >= 2S for b = 0, 1, 2 (block_fft's sizes), the one with the fewest
+  // passes over shared memory (b radix-5 passes and ⌈a/3⌉ radix-2 ones), then the shortest:
+  // 200, 512, 800, 1600 at 32, 64, 128, 256 px (400 = 25·16 would take four passes, 512 three).
+  int best = 0, best_passes = 0;
+  for (int b = 0; b <= 2; ++b) {
+    const int odd = b == 0 ? 1 : b == 1 ? 5 : 25;
+    int n = 2 * odd, a = 1;
+    while (n < 2 * samples) {
+      n *= 2;
+      ++a;
+    }
+    const int passes = b + (a + 2) / 3;
+    if (best == 0 || passes < best_passes || (passes == best_passes && n < best)) {
+      best = n;
+      best_passes = passes;
+    }
+  }
+  return best;
 }
 
 void upload_twiddles(int n, float2* dst, cudaStream_t s) {
-  FROST_EXPECTS(is_pow2(n) && n >= 2, "upload_twiddles: n must be a power of two");
+  FROST_EXPECTS(n >= 2 && n % 2 == 0, "upload_twiddles: n must be even");
   std::vector<float2> tw(std::size_t(n / 2));
   for (int k = 0; k < n / 2; ++k) {
     const double a = -2.0 * M_PI * k / n;
@@ -527,7 +544,7 @@ void reference_rings(const float* refs, const align::PolarGrid& grid, const floa
   const int n = ring_length(grid.samples), chunk = ring_chunk(n, grid.rings());
   const std::size_t smem = rings_smem(n, chunk, false);
   allow_smem(reference_rings_kernel, smem);
-  reference_rings_kernel<<<count, threads_for(chunk * n), smem, s>>>(refs, grid, sin_table, cos_table, log2_exact(n),
+  reference_rings_kernel<<<count, threads_for(chunk * n), smem, s>>>(refs, grid, sin_table, cos_table, n,
                                                                       log2_exact(chunk), tw_ring, out);
   FROST_CHECK_LAUNCH();
 }
@@ -552,7 +569,7 @@ void pair_rings(const float* samples, const align::PolarGrid& grid, const float2
   const int n = ring_length(grid.samples), chunk = ring_chunk(n, grid.rings());
   const std::size_t smem = rings_smem(n, chunk, false);
   allow_smem(pair_rings_kernel, smem);
-  pair_rings_kernel<<<(count + 1) / 2, rotation_threads(n, chunk), smem, s>>>(samples, count, grid, log2_exact(n),
+  pair_rings_kernel<<<(count + 1) / 2, rotation_threads(n, chunk), smem, s>>>(samples, count, grid, n,
                                                                              log2_exact(chunk), tw_ring, out);
   FROST_CHECK_LAUNCH();
 }
@@ -563,9 +580,8 @@ void rotation_step_from_spectra(const float2* pair_spectra, const float2* ref_ri
   const int n = ring_length(grid.samples);
   const std::size_t smem = (std::size_t(n) + std::size_t(n / 2)) * sizeof(float2);
   allow_smem(rotation_spectra_kernel, smem);
-  rotation_spectra_kernel<<<(count + 1) / 2, std::min(1024, n), smem, s>>>(pair_spectra, ref_rings, grid,
-                                                                          log2_exact(n), subpixel, poses, count,
-                                                                          tw_ring);
+  rotation_spectra_kernel<<<(count + 1) / 2, std::min(1024, n), smem, s>>>(pair_spectra, ref_rings, grid, n,
+                                                                          subpixel, poses, count, tw_ring);
   FROST_CHECK_LAUNCH();
 }
 
@@ -578,8 +594,7 @@ void rotation_step(const float* img, const float* samples, const float2* ref_rin
   const std::size_t smem = rings_smem(n, chunk, true);
   allow_smem(rotation_step_kernel, smem);
   rotation_step_kernel<<<(count + 1) / 2, rotation_threads(n, chunk), smem, s>>>(
-      img, samples, ref_rings, grid, sin_table, cos_table, log2_exact(n), log2_exact(chunk), subpixel, poses, count,
-      tw_ring);
+      img, samples, ref_rings, grid, sin_table, cos_table, n, log2_exact(chunk), subpixel, poses, count, tw_ring);
   FROST_CHECK_LAUNCH();
 }
 

@@ -8,6 +8,7 @@
 #include "frost/cuda/alignment_kernels.hpp"
 #include "frost/core/error.hpp"
 #include "frost/cuda/check.hpp"
+#include "device_warp.cuh"
 #include "kernel_order.cuh"
 
 namespace frost::cuda::align_kernels {
@@ -26,17 +27,19 @@ __global__ void init_poses_kernel(Pose2* poses, int count) {
   if (t < count) poses[t] = align::pose_identity();
 }
 
-// grid: (pixel blocks, trajectories)
+// grid: (pixel blocks, trajectories); the pose is inverted once per block.
 __global__ void warp_kernel(const float* __restrict__ src, const Pose2* __restrict__ poses, float* __restrict__ dst,
                             int x) {
+  __shared__ Pose2 inv;
   const int t = blockIdx.y;
+  if (threadIdx.x == 0) inv = align::pose_inverse(poses[t]);
+  __syncthreads();
   const int p = blockIdx.x * blockDim.x + threadIdx.x;
   if (p >= x * x) return;
-  const Pose2 inv = align::pose_inverse(poses[t]);
   const std::size_t off = std::size_t(t) * x * x;
   int i, j;
   tile_pixel(p, x, i, j);
-  dst[off + std::size_t(j) * x + i] = align::warp_pixel(src + off, x, x, inv, i, j);
+  dst[off + std::size_t(j) * x + i] = align_device::warp_at(src + off, x, inv, i, j);
 }
 
 __global__ void polar_kernel(const float* __restrict__ img, align::PolarGrid g, int ring_length,
@@ -210,7 +213,7 @@ __global__ void moments_kernel(const float* __restrict__ ref, const double* __re
     if (poses) {
       int i, j;
       tile_pixel(e, x, i, j);
-      v = align::warp_pixel(p, x, x, inv, i, j);
+      v = align_device::warp_at(p, x, inv, i, j);
       if (ref) c += double(ref[j * x + i]) * v;
     } else {
       v = p[e];

@@ -7,7 +7,8 @@
 //   and from the identity (`first`, also from the raw pairs' transforms); the polar samples written for the next step within 1e-5
 //   (max abs / max) of polar_sample() of CpuPairAligner::warp with the new pose;
 // * one rotation step: θ within 1e-3° of estimate_rotation, at 32, 64, 128 and 256 px
-//   (rings of N = 256 ... 2048), sampling the images itself and reading precomputed samples;
+//   (rings of N = 200, 512, 800, 1600: radix-5 and radix-2 block FFTs), sampling the images
+//   itself and reading precomputed samples;
 // * the first rotation step from the pairs' precomputed ring spectra: the same poses, bit for
 //   bit, as from their samples (32, 64, 128 px);
 // * the CC of the on-the-fly warp within 1e-6 of warp + correlation on the CPU;
@@ -117,6 +118,63 @@ struct RingInputs {
     cuda::align_kernels::polar(d_raw.data(), g, g.samples, d_sin.data(), d_cos.data(), d_samples.data(), 3, nullptr);
   }
 };
+
+/// The frequency at position p of a block FFT of n = 2^a·5^b points (block_fft.cuh,
+/// frequency_at): radix-5 digits reversed, then the bit reversal of the radix-2 part.
+int block_fft_frequency(int p, int n) {
+  int a = 0;
+  while (n % (2 << a) == 0) ++a;
+  const int odd = n >> a, hi = p >> a, lo = p & ((1 << a) - 1);
+  int rev = 0;
+  for (int i = 0; i < a; ++i)
+    if (lo & (1 << i)) rev |= 1 << (a - 1 - i);
+  return (odd == 25 ? (hi % 5) * 5 + hi / 5 : hi) + odd * rev;
+}
+
+TEST(CudaAlignFused, RingLengthHasFewestPassesThenFewestPoints) {
+  // 2S = 172, 376, 776, 1580: 200 = 25·8 (3 passes, as 256); 512 (3 passes; 400 = 25·16 takes
+  // 4); 800 = 25·32 (4, as 1024); 1600 = 25·64 (4, as 2048).
+  EXPECT_EQ(fa::ring_length(make_polar_grid(32).samples), 200);
+  EXPECT_EQ(fa::ring_length(make_polar_grid(64).samples), 512);
+  EXPECT_EQ(fa::ring_length(make_polar_grid(128).samples), 800);
+  EXPECT_EQ(fa::ring_length(make_polar_grid(256).samples), 1600);
+  EXPECT_EQ(fa::ring_length(40), 80); // 2^4·5
+}
+
+/// The reference's ring spectra (block FFTs of n = 200 ... 1600 points, radix 5 and 2) against a
+/// double-precision DFT of the CPU's polar samples zero-padded to n, at the positions the block
+/// FFT's order gives: max error / max magnitude <= 1e-5 per ring (float32 FFTs of <= 1600 points).
+TEST(CudaAlignFused, RingSpectraAreTheDftInBlockOrder) {
+  FROST_REQUIRE_GPU();
+  for (int x : {32, 64, 128, 256}) {
+    const geom::EulerAngles dir{10, 40, 0};
+    const auto ref = reference(x, dir), raw = three_images(x, dir);
+    const RingInputs in(x, ref, raw);
+    const int n = in.n, s = in.g.samples;
+    const auto got = download(in.rings);
+    const auto sv = sin_cos_table(in.g, true), cv = sin_cos_table(in.g, false);
+    for (int q : {0, in.g.rings() / 2, in.g.rings() - 1}) {
+      std::vector<double> samples(static_cast<std::size_t>(s));
+      for (int k = 0; k < s; ++k)
+        samples[std::size_t(k)] =
+            polar_sample(ref.data(), in.g, in.g.first_ring + q, sv[std::size_t(k)], cv[std::size_t(k)]);
+      double err = 0, mag = 0;
+      for (int p = 0; p < n; ++p) {
+        const int f = block_fft_frequency(p, n);
+        double re = 0, im = 0;
+        for (int t = 0; t < s; ++t) {
+          const double a = -2.0 * M_PI * double((static_cast<long long>(f) * t) % n) / n;
+          re += samples[std::size_t(t)] * std::cos(a);
+          im += samples[std::size_t(t)] * std::sin(a);
+        }
+        const float2 v = got[std::size_t(q) * n + std::size_t(p)];
+        err = std::max(err, std::hypot(v.x - re, v.y - im));
+        mag = std::max(mag, std::hypot(re, im));
+      }
+      EXPECT_LE(err / mag, 1e-5) << "X " << x << " n " << n << " ring " << q;
+    }
+  }
+}
 
 TEST(CudaAlignFused, RotationStepMatchesCpu) {
   FROST_REQUIRE_GPU();

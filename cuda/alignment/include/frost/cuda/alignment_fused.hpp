@@ -12,9 +12,9 @@
 /// Spectra stay in the bit-reversed order of the forward transform; the reference data are kept
 /// in that order too.
 ///
-/// Power-of-two sizes only: the 2-D shift step for X <= kFusedShiftMaxSize (the complex image
-/// must fit in shared memory), the rotation step for any X (rings zero-padded to a power of two
-/// N >= 2S; the linear ring correlation is folded to the circular one as rotation_peak does).
+/// The 2-D shift step for power-of-two X <= kFusedShiftMaxSize (the complex image must fit in
+/// shared memory), the rotation step for any X (rings zero-padded to N = 2^a·5^b >= 2S, b <= 2;
+/// the linear ring correlation is folded to the circular one as rotation_peak does).
 #include <cuda_runtime.h>
 
 #include "frost/alignment/math/polar.hpp"
@@ -28,10 +28,12 @@ constexpr int kFusedShiftMaxSize = 128;
 
 /// Whether the fused shift step handles X × X images.
 bool shift_supported(int x);
-/// Ring transform length of the fused rotation step: the smallest power of two >= 2S.
+/// Ring transform length of the fused rotation step: a 2^a·5^b >= 2S with b <= 2, the one whose
+/// block FFT takes the fewest passes, then the shortest (200, 512, 800, 1600 at 32, 64, 128,
+/// 256 px).
 int ring_length(int samples);
 
-/// Twiddles exp(−2πik/n), k < n/2 (computed in double), for the block FFTs of length n.
+/// Twiddles exp(−2πik/n), k < n/2 (computed in double), for the block FFTs of even length n.
 void upload_twiddles(int n, float2* dst, cudaStream_t s);
 
 /// out[r] = 2-D forward transform of refs[r] (real), X × X complex in bit-reversed order
