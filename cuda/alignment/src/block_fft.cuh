@@ -54,6 +54,28 @@ __device__ inline int mirror_of(int p, int n) {
   return position_of(k == 0 ? 0 : n - k, n);
 }
 
+/// The sequences a pass transforms: `count` of them; log2 >= 0 when count is a power of two (the
+/// work item's sequence and position then come from masks and shifts), else a float reciprocal
+/// gives them (exact for w < 2^21: the error of (w + 1/2)/count stays below the margin 1/(2 count)).
+struct Seqs {
+  int count, log2;
+  float rcp;
+};
+__device__ inline Seqs sequences(int count) {
+  if ((count & (count - 1)) == 0) return {count, __ffs(count) - 1, 0.0f};
+  return {count, -1, 1.0f / static_cast<float>(count)};
+}
+/// Sequence s (fastest) and position g of work item w.
+__device__ inline void split_item(int w, const Seqs& q, int& s, int& g) {
+  if (q.log2 >= 0) {
+    s = w & (q.count - 1);
+    g = w >> q.log2;
+  } else {
+    g = __float2int_rz((static_cast<float>(w) + 0.5f) * q.rcp);
+    s = w - g * q.count;
+  }
+}
+
 /// exp(−2πik/n) for k < n from the table of its first n/2 values (n even).
 __device__ inline float2 twiddle_at(const float2* tw, int k, int n) {
   const int h = n >> 1;
@@ -74,7 +96,7 @@ __device__ inline float2 twiddle_const(float2 v, int d, int j) {
   return Forward ? make_float2((v.y - v.x) * r, -(v.x + v.y) * r) : make_float2(-(v.x + v.y) * r, (v.x - v.y) * r);
 }
 
-/// One pass of L radix-2 stages on count = 2^log2count sequences of n complex values (within
+/// One pass of L radix-2 stages on the sequences q of n complex values (within
 /// blocks of the power of two 2^a dividing n); element e of sequence s lives at
 /// data[s·seq_stride + e·elem_stride]. Forward (DIF): spans span, span/2, ..., span/2^(L−1);
 /// inverse (DIT): spans span, 2·span, ..., span·2^(L−1). `tw` holds exp(−2πik/n), k < n/2.
@@ -86,15 +108,16 @@ __device__ inline float2 twiddle_const(float2 v, int d, int j) {
 /// UpperZero (forward, first pass, len <= n/2): the upper half of each sequence is zero padding,
 /// so the first stage's partners are 0 and it reduces to the twiddle of the lower half.
 template <int L, bool Forward, bool UpperZero = false>
-__device__ void fft_pass(float2* data, int n, int log2count, int seq_stride, int elem_stride, int span,
+__device__ void fft_pass(float2* data, int n, Seqs q, int seq_stride, int elem_stride, int span,
                          const float2* tw, int len) {
   constexpr int R = 1 << L;
   const int h_min = Forward ? span >> (L - 1) : span;
   const int log2h = __ffs(h_min) - 1;
-  const int items = (n >> L) << log2count;
+  const int items = (n >> L) * q.count;
   const int stride0 = n / (2 * span); // W_{2st}^b0 = tw[b0·n/(2st)] for the pass's first span st
   for (int w = threadIdx.x; w < items; w += blockDim.x) {
-    const int s = w & ((1 << log2count) - 1), g = w >> log2count;
+    int s, g;
+    split_item(w, q, s, g);
     const int b0 = g & (h_min - 1);
     const int base = ((g >> log2h) << (log2h + L)) + b0;
     float2* p = data + s * seq_stride;
@@ -161,16 +184,17 @@ __device__ inline void dft5(float2* v) {
   v[3] = make_float2(t2.x - g * u2.y, t2.y + g * u2.x);
 }
 
-/// One radix-5 stage (one pass) on 2^log2count sequences of n values: blocks of 5·span, the
+/// One radix-5 stage (one pass) on the sequences q of n values: blocks of 5·span, the
 /// elements base + m·span (m < 5) of each; forward: DFT then twiddles W_{5·span}^(j·m), inverse:
 /// conjugate twiddles then the inverse DFT (j the offset in the block). Elements at index >= len
 /// are taken as zero without being read.
 template <bool Forward>
-__device__ void fft_pass5(float2* data, int n, int log2count, int seq_stride, int elem_stride, int span,
+__device__ void fft_pass5(float2* data, int n, Seqs q, int seq_stride, int elem_stride, int span,
                           const float2* tw, int len) {
-  const int items = (n / 5) << log2count, block = 5 * span, tstride = n / block;
+  const int items = (n / 5) * q.count, block = 5 * span, tstride = n / block;
   for (int w = threadIdx.x; w < items; w += blockDim.x) {
-    const int s = w & ((1 << log2count) - 1), g = w >> log2count;
+    int s, g;
+    split_item(w, q, s, g);
     // Spans are powers of two except n/5 (b = 2), where g < span is the only block.
     const int b = (span & (span - 1)) == 0 ? g >> (__ffs(span) - 1) : 0, j = g - b * span, base = b * block + j;
     float2* p = data + s * seq_stride;
@@ -195,15 +219,16 @@ __device__ void fft_pass5(float2* data, int n, int log2count, int seq_stride, in
   __syncthreads();
 }
 
-/// Forward DIF transforms of 2^log2count sequences of n = 2^a·5^b points (natural in, the order
+/// Forward DIF transforms of `count` sequences of n = 2^a·5^b points (natural in, the order
 /// of frequency_at() out: bit-reversed for b = 0); ends synchronised. Elements at index >= len
 /// are taken as zero without being read (zero-padded rings: the first pass reads only the
 /// samples).
-__device__ inline void forward_n(float2* data, int n, int log2count, int seq_stride, int elem_stride,
+__device__ inline void forward_n(float2* data, int n, int count, int seq_stride, int elem_stride,
                                  const float2* tw, int len = 1 << 30) {
   const int a = __ffs(n) - 1;
+  const Seqs q = sequences(count);
   for (int span = n / 5, odd = n >> a; odd > 1; span /= 5, odd /= 5) {
-    fft_pass5<true>(data, n, log2count, seq_stride, elem_stride, span, tw, len);
+    fft_pass5<true>(data, n, q, seq_stride, elem_stride, span, tw, len);
     len = 1 << 30;
   }
   int span = (1 << a) >> 1;
@@ -211,10 +236,10 @@ __device__ inline void forward_n(float2* data, int n, int log2count, int seq_str
   while (left > 0) {
     const int l = left >= 3 ? 3 : left;
     if (l == 3 && left == a && len <= n / 2) // the first pass of a power of two: upper half zero
-      fft_pass<3, true, true>(data, n, log2count, seq_stride, elem_stride, span, tw, len);
-    else if (l == 3) fft_pass<3, true>(data, n, log2count, seq_stride, elem_stride, span, tw, len);
-    else if (l == 2) fft_pass<2, true>(data, n, log2count, seq_stride, elem_stride, span, tw, len);
-    else fft_pass<1, true>(data, n, log2count, seq_stride, elem_stride, span, tw, len);
+      fft_pass<3, true, true>(data, n, q, seq_stride, elem_stride, span, tw, len);
+    else if (l == 3) fft_pass<3, true>(data, n, q, seq_stride, elem_stride, span, tw, len);
+    else if (l == 2) fft_pass<2, true>(data, n, q, seq_stride, elem_stride, span, tw, len);
+    else fft_pass<1, true>(data, n, q, seq_stride, elem_stride, span, tw, len);
     span >>= l;
     left -= l;
     len = 1 << 30; // later passes read what the first one wrote
@@ -223,30 +248,31 @@ __device__ inline void forward_n(float2* data, int n, int log2count, int seq_str
 
 /// Inverse DIT transforms of n = 2^a·5^b points (the order of frequency_at() in, natural out,
 /// exp(+2πi…)); ends synchronised.
-__device__ inline void inverse_n(float2* data, int n, int log2count, int seq_stride, int elem_stride,
+__device__ inline void inverse_n(float2* data, int n, int count, int seq_stride, int elem_stride,
                                  const float2* tw) {
   const int a = __ffs(n) - 1;
+  const Seqs q = sequences(count);
   int span = 1;
   int left = a;
   while (left > 0) {
     const int l = left >= 3 ? 3 : left;
-    if (l == 3) fft_pass<3, false>(data, n, log2count, seq_stride, elem_stride, span, tw, 1 << 30);
-    else if (l == 2) fft_pass<2, false>(data, n, log2count, seq_stride, elem_stride, span, tw, 1 << 30);
-    else fft_pass<1, false>(data, n, log2count, seq_stride, elem_stride, span, tw, 1 << 30);
+    if (l == 3) fft_pass<3, false>(data, n, q, seq_stride, elem_stride, span, tw, 1 << 30);
+    else if (l == 2) fft_pass<2, false>(data, n, q, seq_stride, elem_stride, span, tw, 1 << 30);
+    else fft_pass<1, false>(data, n, q, seq_stride, elem_stride, span, tw, 1 << 30);
     span <<= l;
     left -= l;
   }
-  for (span = 1 << a; span < n; span *= 5) fft_pass5<false>(data, n, log2count, seq_stride, elem_stride, span, tw, 1 << 30);
+  for (span = 1 << a; span < n; span *= 5) fft_pass5<false>(data, n, q, seq_stride, elem_stride, span, tw, 1 << 30);
 }
 
 /// forward_n() and inverse_n() of n = 2^log2n points (bit-reversed order).
 __device__ inline void forward(float2* data, int log2n, int log2count, int seq_stride, int elem_stride,
                                const float2* tw, int len = 1 << 30) {
-  forward_n(data, 1 << log2n, log2count, seq_stride, elem_stride, tw, len);
+  forward_n(data, 1 << log2n, 1 << log2count, seq_stride, elem_stride, tw, len);
 }
 __device__ inline void inverse(float2* data, int log2n, int log2count, int seq_stride, int elem_stride,
                                const float2* tw) {
-  inverse_n(data, 1 << log2n, log2count, seq_stride, elem_stride, tw);
+  inverse_n(data, 1 << log2n, 1 << log2count, seq_stride, elem_stride, tw);
 }
 
 } // namespace frost::cuda::block_fft

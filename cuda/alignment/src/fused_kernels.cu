@@ -113,27 +113,21 @@ __device__ void sample_ring_chunk(float2* rows, int pitch, int q0, int log2chunk
   }
 }
 
-/// log2 of the rows a chunk of `qn` rings (qn <= 2^log2chunk) transforms: the last chunk of a
-/// grid shrinks to the power of two that holds its rings instead of transforming empty rows.
+/// log2 of the power of two of rows that holds a chunk of `qn` rings (qn <= 2^log2chunk): the rows
+/// ring sampling visits (it writes zeros beyond the last ring; the transforms take qn rows).
 __device__ int chunk_rows_log2(int qn, int log2chunk) {
   int l = log2chunk;
   while (l > 0 && (1 << (l - 1)) >= qn) --l;
   return l;
 }
 
-/// Rows q < 2^log2rows of rings q0 + q (zero beyond the last ring) from precomputed samples (S
-/// per ring, rings in order) of images a and b (b null: 0), read in order.
-__device__ void load_ring_chunk(float2* rows, int pitch, int q0, int log2rows, int rings, int s, const float* a,
-                                const float* b) {
-  for (int e = threadIdx.x; e < (s << log2rows); e += blockDim.x) {
+/// Rows q < qn of rings q0 + q from precomputed samples (S per ring, rings in order) of images a
+/// and b (b null: 0), read in order.
+__device__ void load_ring_chunk(float2* rows, int pitch, int q0, int qn, int s, const float* a, const float* b) {
+  const std::size_t at0 = std::size_t(q0) * s;
+  for (int e = threadIdx.x; e < s * qn; e += blockDim.x) {
     const int q = e / s, k = e - q * s;
-    float va = 0, vb = 0;
-    if (q0 + q < rings) {
-      const std::size_t at = std::size_t(q0 + q) * s + k;
-      va = a[at];
-      if (b) vb = b[at];
-    }
-    rows[q * pitch + k] = make_float2(va, vb);
+    rows[q * pitch + k] = make_float2(a[at0 + e], b ? b[at0 + e] : 0.0f);
   }
 }
 
@@ -177,14 +171,14 @@ __global__ void reference_rings_kernel(const float* __restrict__ refs, align::Po
   const float* img = refs + std::size_t(blockIdx.x) * g.size * g.size;
   float2* o = out + std::size_t(blockIdx.x) * rings * n;
   for (int q0 = 0; q0 < rings; q0 += chunk) {
-    const int lc = chunk_rows_log2(min(chunk, rings - q0), log2chunk);
+    const int qn = min(chunk, rings - q0), lc = chunk_rows_log2(qn, log2chunk);
     __syncthreads(); // the previous chunk has been written out
     sample_ring_chunk(rows, pitch, q0, lc, g, sin_t, cos_t, img, nullptr);
     __syncthreads();
-    bf::forward_n(rows, n, lc, pitch, 1, tw, g.samples);
-    for (int e = threadIdx.x; e < (n << lc); e += blockDim.x) {
+    bf::forward_n(rows, n, qn, pitch, 1, tw, g.samples);
+    for (int e = threadIdx.x; e < qn * n; e += blockDim.x) {
       const int q = e / n, k = e - q * n;
-      if (q0 + q < rings) o[std::size_t(q0 + q) * n + k] = rows[q * pitch + k];
+      o[std::size_t(q0 + q) * n + k] = rows[q * pitch + k];
     }
   }
 }
@@ -262,12 +256,7 @@ __global__ void __launch_bounds__(1024)
   if (lo < 0 || lo + need > x) {
     bf::inverse(data, log2x, log2x, pitch, 1, tw);
   } else {
-    for (int done = 0; done < need;) {
-      int l = 0;
-      while ((2 << l) <= need - done) ++l; // the largest power of two <= the rows left
-      bf::inverse(data + (lo + done) * pitch, log2x, l, pitch, 1, tw);
-      done += 1 << l;
-    }
+    bf::inverse_n(data + lo * pitch, x, need, pitch, 1, tw);
   }
 
   // Integer peaks in the disc |d| <= radius (ties: lowest linear index), as shift_peak.
@@ -349,7 +338,7 @@ __device__ float folded(const float2* r, int k, int s, int n, int c) { return pa
 /// shared memory, complete): ρ = inverse transform, the folded argmax, refinement and pose.
 __device__ void finish_rotation(float2* hsum, int n, int s, const float2* tw, Subpixel sub, Pose2* poses, int t0,
                                 int count, float* sv, int* si) {
-  bf::inverse_n(hsum, n, 0, 0, 1, tw);
+  bf::inverse_n(hsum, n, 1, 0, 1, tw);
   float va = -INFINITY, vb = -INFINITY;
   int ia = INT_MAX, ib = INT_MAX;
   for (int k = threadIdx.x; k < s; k += blockDim.x) {
@@ -390,13 +379,13 @@ __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __rest
     // Samples k < S of the chunk's rings (the FFT takes k >= S as zero without reading them).
     if (samples) { // precomputed: read in order
       const float* sa = samples + std::size_t(t0) * rings * s;
-      load_ring_chunk(rows, pitch, q0, lc, rings, s, sa, has_b ? sa + std::size_t(rings) * s : nullptr);
+      load_ring_chunk(rows, pitch, q0, qn, s, sa, has_b ? sa + std::size_t(rings) * s : nullptr);
     } else { // sampled here
       const float* a_img = img + std::size_t(t0) * pixels;
       sample_ring_chunk(rows, pitch, q0, lc, g, sin_t, cos_t, a_img, has_b ? a_img + pixels : nullptr);
     }
     __syncthreads();
-    bf::forward_n(rows, n, lc, pitch, 1, tw, s);
+    bf::forward_n(rows, n, qn, pitch, 1, tw, s);
     // H(ω) += G_R(q, ω)·Z_q(−ω), rings in order; each thread owns its positions p.
     for (int p = threadIdx.x; p < n; p += blockDim.x) {
       const int m = bf::mirror_of(p, n);
@@ -428,11 +417,11 @@ __global__ void pair_rings_kernel(const float* __restrict__ samples, int count, 
   const float* sb = t0 + 1 < count ? sa + std::size_t(rings) * s : nullptr;
   float2* o = out + std::size_t(blockIdx.x) * rings * n;
   for (int q0 = 0; q0 < rings; q0 += chunk) {
-    const int qn = min(chunk, rings - q0), lc = chunk_rows_log2(qn, log2chunk);
+    const int qn = min(chunk, rings - q0);
     __syncthreads(); // the previous chunk has been written out
-    load_ring_chunk(rows, pitch, q0, lc, rings, s, sa, sb);
+    load_ring_chunk(rows, pitch, q0, qn, s, sa, sb);
     __syncthreads();
-    bf::forward_n(rows, n, lc, pitch, 1, tw, s);
+    bf::forward_n(rows, n, qn, pitch, 1, tw, s);
     for (int e = threadIdx.x; e < qn * n; e += blockDim.x) {
       const int q = e / n, k = e - q * n;
       o[std::size_t(q0 + q) * n + k] = rows[q * pitch + k];

@@ -232,12 +232,7 @@ __global__ void __launch_bounds__(1024)
     data[m * pitch + kx] = make_float2(v[0].x - v[1].y, -(v[0].y + v[1].x)); // conj X
   }
   __syncthreads();
-  for (int done = 0; done < pairs;) {
-    int l = 0;
-    while ((2 << l) <= pairs - done) ++l; // the largest power of two <= the row pairs left
-    bf::forward(data + done * pitch, log2x, l, pitch, 1, tw);
-    done += 1 << l;
-  }
+  bf::forward_n(data, x, pairs, pitch, 1, tw);
   auto at_row = [&](int j, int i) { // correlation at pixel (i, j), j in [lo, lo + need)
     const int row = j - pr.lo;
     const float2 v = data[(row >> 1) * pitch + bf::bit_reverse(i, log2x)];
