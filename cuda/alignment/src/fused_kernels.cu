@@ -41,10 +41,24 @@ bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 /// ring) touch distinct banks in the FFT passes, and one block of 1024 threads holds the SM;
 /// shorter rings keep 72 KiB and two or more blocks per SM (measured faster at 32 and 64 px).
 constexpr int kLongRing = 768;
+std::size_t rings_smem(int n, int chunk, bool with_sum) {
+  return (std::size_t(chunk) * (n + 1) + (with_sum ? std::size_t(n) : 0) + std::size_t(n / 2)) * sizeof(float2);
+}
+/// The dynamic shared memory a block of the current device may opt in to.
+std::size_t max_block_smem() {
+  int dev = 0, v = 0;
+  FROST_CUDA_CHECK(cudaGetDevice(&dev));
+  FROST_CUDA_CHECK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  return static_cast<std::size_t>(v);
+}
 int ring_chunk(int ring_n, int rings) {
   const int budget = ring_n >= kLongRing ? 139264 : 73728;
   int c = 1;
   while (2 * c * (ring_n + 1) * 8 <= budget && c < rings) c *= 2;
+  // Long rings: 16 per chunk where they fit beside the ring sum and the twiddles (1600-point rings
+  // at 256 px: 219 KiB of 227), so that the 16 threads of a half-warp, one per ring, touch
+  // distinct banks (8 rings per chunk left 3-4-way conflicts).
+  if (ring_n >= kLongRing && c < 16 && rings >= 16 && rings_smem(ring_n, 16, true) <= max_block_smem()) c = 16;
   return c;
 }
 
@@ -464,10 +478,6 @@ int threads_for(int work) { return std::max(32, std::min(512, work / 8)); }
 int shift_threads(int x) { return std::max(128, std::min(1024, x * x / 16)); }
 
 std::size_t shift_smem(int x) { return (std::size_t(x) * (x + 1) + std::size_t(x / 2)) * sizeof(float2); }
-std::size_t rings_smem(int n, int chunk, bool with_sum) {
-  return (std::size_t(chunk) * (n + 1) + (with_sum ? std::size_t(n) : 0) + std::size_t(n / 2)) * sizeof(float2);
-}
-
 template <class Kernel>
 void allow_smem(Kernel k, std::size_t bytes) {
   FROST_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
