@@ -13,6 +13,13 @@ constexpr std::size_t kReserveBytes = std::size_t(256) << 20;
 
 std::string mib(double bytes);
 inline std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
+inline bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+/// The l with 2^l >= n > 2^(l−1) (log2 of a power of two).
+inline int log2_exact(int n) {
+  int l = 0;
+  while ((1 << l) < n) ++l;
+  return l;
+}
 
 /// Length N of the cuFFT pipeline's ring transforms (kernels' rotation_peak): S itself when cuFFT
 /// is fast for it, else the advisor's fast size >= 2S (zero-padded rings, a linear correlation

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <vector>
 
+#include "align_sizes.hpp"
 #include "block_fft.cuh"
 #include "device_warp.cuh"
 #include "kernel_order.cuh"
@@ -23,17 +24,13 @@ using align::Pose2;
 using align::Subpixel;
 namespace bf = block_fft;
 using namespace align_order;
+using align_detail::is_pow2;
+using align_detail::log2_exact;
 using align_device::part;
 using align_device::warp_at;
 
 constexpr unsigned kFull = 0xffffffffu;
 
-int log2_exact(int n) {
-  int l = 0;
-  while ((1 << l) < n) ++l;
-  return l;
-}
-bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
 /// Rings per chunk of the rotation step: as many as fit in the chunk budget of shared memory
 /// (rows of N + 1 complex values), at most the rings rounded up to a power of two. For N >= 768
@@ -229,15 +226,7 @@ __global__ void __launch_bounds__(1024)
     for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
       int i, j;
       tile_pixel(e, x, i, j);
-      float a, b = 0;
-      if (first) {
-        a = ra[j * x + i];
-        if (has_b) b = rb[j * x + i];
-      } else {
-        a = warp_at(ra, x, inv[0], i, j);
-        if (has_b) b = warp_at(rb, x, inv[1], i, j);
-      }
-      data[j * pitch + i] = make_float2(a, b);
+      data[j * pitch + i] = align_device::pair_pixel(ra, has_b ? rb : nullptr, x, first, inv[0], inv[1], i, j);
     }
     __syncthreads();
     bf::forward(data, log2x, log2x, pitch, 1, tw);
@@ -254,14 +243,7 @@ __global__ void __launch_bounds__(1024)
     const int qy = lq >> log2x, qx = lq & (x - 1);
     const int ky = bf::bit_reverse(py, log2x), kx = bf::bit_reverse(px, log2x);
     const float sign = ((kx + ky) & 1) ? -1.0f : 1.0f;
-    const float2 zp = data[py * pitch + px], zq = data[qy * pitch + qx];
-    const float2 f = ref[lp];
-    const float2 yp = bf::cmul(f, zq);
-    data[py * pitch + px] = make_float2(sign * yp.x, sign * yp.y);
-    if (lq != lp) {
-      const float2 yq = bf::cmul(make_float2(f.x, -f.y), zp);
-      data[qy * pitch + qx] = make_float2(sign * yq.x, sign * yq.y);
-    }
+    align_device::shift_product_pair(data[py * pitch + px], data[qy * pitch + qx], ref[lp], sign, lq == lp);
   }
   __syncthreads();
   bf::inverse(data, log2x, log2x, 1, pitch, tw); // columns: every row now in natural order

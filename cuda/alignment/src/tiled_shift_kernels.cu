@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <climits>
 
+#include "align_sizes.hpp"
 #include "block_fft.cuh"
 #include "device_warp.cuh"
 #include "kernel_order.cuh"
@@ -20,20 +21,15 @@ using align::Pose2;
 using align::Subpixel;
 namespace bf = block_fft;
 using namespace align_order;
+using align_detail::is_pow2;
+using align_detail::log2_exact;
 using align_device::part;
-using align_device::warp_at;
 
 constexpr unsigned kFull = 0xffffffffu;
 constexpr int kStripRows = 16;   // rows per block of the row kernel
 constexpr int kHalfColumns = 16; // h: a column group holds h frequencies kx and their negatives
 constexpr std::size_t kMaxPeakSmem = 200 * 1024;
 
-int log2_exact(int n) {
-  int l = 0;
-  while ((1 << l) < n) ++l;
-  return l;
-}
-bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 int half_columns(int x) { return std::min(kHalfColumns, x / 2); }
 
 /// Rows [lo, lo + need) of the correlation that the peak search and its refinement read
@@ -92,16 +88,7 @@ __global__ void __launch_bounds__(256)
   for (int e = threadIdx.x; e < (x << log2r); e += blockDim.x) {
     int i, j;
     tile_pixel(e, x, i, j);
-    const int y = y0 + j;
-    float a, b = 0;
-    if (first) {
-      a = a_img[y * x + i];
-      if (has_b) b = b_img[y * x + i];
-    } else {
-      a = warp_at(a_img, x, inv[0], i, y);
-      if (has_b) b = warp_at(b_img, x, inv[1], i, y);
-    }
-    rows[j * pitch + i] = make_float2(a, b);
+    rows[j * pitch + i] = align_device::pair_pixel(a_img, has_b ? b_img : nullptr, x, first, inv[0], inv[1], i, y0 + j);
   }
   __syncthreads();
   bf::forward(rows, log2x, log2r, pitch, 1, tw);
@@ -157,14 +144,7 @@ __global__ void __launch_bounds__(512)
     if (eq < e) continue;
     const int kx = slot_kx(g, s, h, x), ky = bf::bit_reverse(r, log2x);
     const float sign = ((kx + ky) & 1) ? -1.0f : 1.0f; // −ω has the same parity (x even)
-    const float2 zp = cols[s * pitch + r], zq = cols[ps * pitch + pr_];
-    const float2 f = rf[e];
-    const float2 yp = bf::cmul(f, zq);
-    cols[s * pitch + r] = make_float2(sign * yp.x, sign * yp.y);
-    if (eq != e) {
-      const float2 yq = bf::cmul(make_float2(f.x, -f.y), zp);
-      cols[ps * pitch + pr_] = make_float2(sign * yq.x, sign * yq.y);
-    }
+    align_device::shift_product_pair(cols[s * pitch + r], cols[ps * pitch + pr_], rf[e], sign, eq == e);
   }
   __syncthreads();
   bf::inverse(cols, log2x, log2c, pitch, 1, tw); // every column now over y in natural order

@@ -12,6 +12,7 @@
 #include "frost/alignment/backend.hpp"
 #include "frost/alignment/directions.hpp"
 #include "frost/alignment/math/polar.hpp"
+#include "frost/alignment/pair_aligner.hpp"
 #include "frost/core/image.hpp"
 
 namespace frost::align::test_helpers {
@@ -44,6 +45,39 @@ inline std::vector<float> sin_cos_table(const PolarGrid& g, bool sine) {
   }
   return v;
 }
+
+/// One shift step's test case at X: a reference and three noisy images of one direction, and the
+/// CPU estimator with the reference prepared. The step starts from the identity (`first`) or from
+/// a rotation and a shift per trajectory.
+struct ShiftCase {
+  int x;
+  std::size_t px;
+  std::vector<float> ref, raw;
+  CpuPairAligner cpu;
+  ReferenceData rd;
+  explicit ShiftCase(int x_)
+      : x(x_), px(std::size_t(x_) * x_), ref(reference(x_, {30, 60, 0})), raw(three_images(x_, {30, 60, 0})),
+        cpu(x_, x_) {
+    cpu.prepare_reference(ref.data(), rd);
+  }
+  std::vector<Pose2> start(bool first) const {
+    std::vector<Pose2> v(3);
+    if (!first)
+      for (int t = 0; t < 3; ++t)
+        v[std::size_t(t)] = pose_compose(pose_translation(0.7f * t, -1.1f), pose_rotation(20.0f + 40.0f * t));
+    return v;
+  }
+  /// The pose after CpuPairAligner's shift step of trajectory t from `from`.
+  Pose2 expected(int t, const Pose2& from, bool first, int radius, Subpixel sub) {
+    const float* img = raw.data() + std::size_t(t) * px;
+    std::vector<float> current(px);
+    if (first) current.assign(img, img + px);
+    else cpu.warp(img, from, current.data());
+    float dx, dy;
+    cpu.estimate_shift(rd, current.data(), radius, sub, dx, dy);
+    return pose_compose(pose_translation(dx, dy), from);
+  }
+};
 
 /// A small all-pairs run at X (noisy projections of 12 references, 30 images).
 struct SmallRun {

@@ -44,28 +44,20 @@ constexpr double kShiftPx = 1e-3, kAngleDeg = 1e-3, kWarpRel = 1e-5, kCcAbs = 1e
 TEST(CudaAlignFused, ShiftStepMatchesCpu) {
   FROST_REQUIRE_GPU();
   for (int x : {32, 64, 128}) {
-    const geom::EulerAngles dir{30, 60, 0};
-    const auto ref = reference(x, dir), raw = three_images(x, dir);
-    const std::size_t px = std::size_t(x) * x;
-    CpuPairAligner cpu(x, x);
-    ReferenceData rd;
-    cpu.prepare_reference(ref.data(), rd);
-
+    ShiftCase c(x);
+    const std::size_t px = c.px;
     const PolarGrid g = make_polar_grid(x);
     const std::size_t per = std::size_t(g.rings()) * g.samples;
     DeviceBuffer<float2> tw(std::size_t(x / 2)), spec(px), pre(2 * px);
     fa::upload_twiddles(x, tw.data(), nullptr);
-    auto d_ref = upload(ref), d_raw = upload(raw), d_sin = upload(sin_cos_table(g, true)),
+    auto d_ref = upload(c.ref), d_raw = upload(c.raw), d_sin = upload(sin_cos_table(g, true)),
          d_cos = upload(sin_cos_table(g, false));
     fa::reference_spectra(d_ref.data(), x, tw.data(), spec.data(), 1, nullptr);
     fa::pair_spectra(d_raw.data(), x, tw.data(), pre.data(), 3, nullptr);
     for (int mode = 0; mode < 3; ++mode) { // from a pose, from the identity, from the identity's pair transforms
       const bool first = mode > 0;
       for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
-        std::vector<Pose2> start(3);
-        if (!first)
-          for (int t = 0; t < 3; ++t)
-            start[std::size_t(t)] = pose_compose(pose_translation(0.7f * t, -1.1f), pose_rotation(20.0f + 40.0f * t));
+        const std::vector<Pose2> start = c.start(first);
         auto d_poses = upload(start);
         DeviceBuffer<float> d_samples(3 * per);
         fa::shift_step(d_raw.data(), mode == 2 ? pre.data() : nullptr, spec.data(), tw.data(), x, x / 4,
@@ -74,20 +66,16 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
         const auto samples = download(d_samples);
         const auto sv = sin_cos_table(g, true), cv = sin_cos_table(g, false);
         for (int t = 0; t < 3; ++t) {
-          const float* img = raw.data() + std::size_t(t) * px;
-          std::vector<float> current(px), want_aligned(px);
-          if (first) current.assign(img, img + px);
-          else cpu.warp(img, start[std::size_t(t)], current.data());
-          float dx, dy;
-          cpu.estimate_shift(rd, current.data(), x / 4, sub, dx, dy);
-          const Pose2 want = pose_compose(pose_translation(dx, dy), start[std::size_t(t)]);
+          const float* img = c.raw.data() + std::size_t(t) * px;
+          std::vector<float> want_aligned(px);
+          const Pose2 want = c.expected(t, start[std::size_t(t)], first, x / 4, sub);
           const Pose2& gp = got[std::size_t(t)];
           const std::string what = "X " + std::to_string(x) + " t " + std::to_string(t) + " " + to_string(sub) +
                                    (first ? " first" : "") + (mode == 2 ? " (pair transforms)" : "");
           EXPECT_NEAR(gp.a02, want.a02, kShiftPx) << what;
           EXPECT_NEAR(gp.a12, want.a12, kShiftPx) << what;
           EXPECT_FLOAT_EQ(gp.a00, want.a00) << what;
-          cpu.warp(img, gp, want_aligned.data());
+          c.cpu.warp(img, gp, want_aligned.data());
           std::vector<float> want_samples;
           for (int q = 0; q < g.rings(); ++q)
             for (int k = 0; k < g.samples; ++k)

@@ -40,16 +40,11 @@ TEST(CudaAlignTiled, SupportedSizes) {
 TEST(CudaAlignTiled, ShiftStepMatchesCpu) {
   FROST_REQUIRE_GPU();
   for (int x : {32, 64, 256}) {
-    const geom::EulerAngles dir{30, 60, 0};
-    const auto ref = reference(x, dir), raw = three_images(x, dir);
-    const std::size_t px = std::size_t(x) * x;
-    CpuPairAligner cpu(x, x);
-    ReferenceData rd;
-    cpu.prepare_reference(ref.data(), rd);
-
+    ShiftCase c(x);
+    const std::size_t px = c.px;
     DeviceBuffer<float2> tw(std::size_t(x / 2)), spec(px), pre(2 * px), columns(2 * px);
     cuda::fused_align::upload_twiddles(x, tw.data(), nullptr);
-    auto d_ref = upload(ref), d_raw = upload(raw);
+    auto d_ref = upload(c.ref), d_raw = upload(c.raw);
     // Scratch of one pair: the three images' two pairs go through it one after the other.
     ts::spectra(d_ref.data(), 1, 1, x, tw.data(), columns.data(), 1, spec.data(), nullptr);
     ts::spectra(d_raw.data(), 2, 3, x, tw.data(), columns.data(), 1, pre.data(), nullptr);
@@ -59,22 +54,13 @@ TEST(CudaAlignTiled, ShiftStepMatchesCpu) {
       for (int mode = 0; mode < 3; ++mode) { // from a pose, from the identity, from the identity's pair transforms
         const bool first = mode > 0;
         for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
-          std::vector<Pose2> start(3);
-          if (!first)
-            for (int t = 0; t < 3; ++t)
-              start[std::size_t(t)] = pose_compose(pose_translation(0.7f * t, -1.1f), pose_rotation(20.0f + 40.0f * t));
+          const std::vector<Pose2> start = c.start(first);
           auto d_poses = upload(start);
           ts::shift_step(d_raw.data(), mode == 2 ? pre.data() : nullptr, spec.data(), tw.data(), x,
                          radius, sub, first, d_poses.data(), columns.data(), rows.data(), 3, nullptr);
           const auto got = download(d_poses);
           for (int t = 0; t < 3; ++t) {
-            const float* img = raw.data() + std::size_t(t) * px;
-            std::vector<float> current(px);
-            if (first) current.assign(img, img + px);
-            else cpu.warp(img, start[std::size_t(t)], current.data());
-            float dx, dy;
-            cpu.estimate_shift(rd, current.data(), radius, sub, dx, dy);
-            const Pose2 want = pose_compose(pose_translation(dx, dy), start[std::size_t(t)]);
+            const Pose2 want = c.expected(t, start[std::size_t(t)], first, radius, sub);
             const Pose2& gp = got[std::size_t(t)];
             const std::string what = "X " + std::to_string(x) + " radius " + std::to_string(radius) + " t " +
                                      std::to_string(t) + " " + to_string(sub) + (first ? " first" : "") +
