@@ -142,6 +142,32 @@ __device__ void load_ring_chunk(float2* rows, int pitch, int q0, int qn, int s, 
   }
 }
 
+/// Where the rings of trajectories t0 and t0 + 1 (or of one reference) come from: their polar
+/// samples (S per ring, rings in order), read in order, or their images, sampled here; b null: 0.
+struct RingSource {
+  const float *samples_a, *samples_b, *img_a, *img_b;
+};
+__device__ RingSource ring_source(const float* images, const float* samples, int t0, bool has_b,
+                                  const align::PolarGrid& g) {
+  if (samples) {
+    const float* a = samples + std::size_t(t0) * g.rings() * g.samples;
+    return {a, has_b ? a + std::size_t(g.rings()) * g.samples : nullptr, nullptr, nullptr};
+  }
+  const float* a = images + std::size_t(t0) * g.size * g.size;
+  return {nullptr, nullptr, a, has_b ? a + std::size_t(g.size) * g.size : nullptr};
+}
+
+/// Rows q < qn of the chunk of rings from q0 (chunks of 2^log2chunk), loaded or sampled, and their
+/// forward transforms (n points, zero beyond S); ends synchronised.
+__device__ void transform_ring_chunk(float2* rows, int pitch, int q0, int qn, int log2chunk, const align::PolarGrid& g,
+                                     const float* sin_t, const float* cos_t, const RingSource& src, int n,
+                                     const float2* tw) {
+  if (src.samples_a) load_ring_chunk(rows, pitch, q0, qn, g.samples, src.samples_a, src.samples_b);
+  else sample_ring_chunk(rows, pitch, q0, chunk_rows_log2(qn, log2chunk), g, sin_t, cos_t, src.img_a, src.img_b);
+  __syncthreads();
+  bf::forward_n(rows, n, qn, pitch, 1, tw, g.samples);
+}
+
 /// Linear position (bit-reversed layout) of frequency −ω for the one at position lp.
 __device__ int mirror_position(int lp, int x, int log2x) {
   const int py = lp >> log2x, px = lp & (x - 1);
@@ -170,23 +196,26 @@ __global__ void spectra_kernel(const float* __restrict__ imgs, int per_block, in
   for (int e = threadIdx.x; e < pixels; e += blockDim.x) o[e] = data[(e >> log2x) * pitch + (e & (x - 1))];
 }
 
-// One block per reference: the ring spectra G_R in bit-reversed order, rings in chunks.
-__global__ void reference_rings_kernel(const float* __restrict__ refs, align::PolarGrid g,
-                                       const float* __restrict__ sin_t, const float* __restrict__ cos_t, int n,
-                                       int log2chunk, const float2* __restrict__ tw_g, float2* __restrict__ out) {
+// One block per `per_block` (1 or 2) trajectories or references: the ring spectra of A (+ iB) in
+// block-FFT order, rings × N complex values per block, from their images (sampled) or their
+// polar samples. For references (1, images) the G_R of §5.1; for image pairs (2, samples) what
+// the first rotation step from the identity transforms, once for every reference.
+__global__ void ring_spectra_kernel(const float* __restrict__ images, const float* __restrict__ samples,
+                                    int per_block, int count, align::PolarGrid g, const float* __restrict__ sin_t,
+                                    const float* __restrict__ cos_t, int n, int log2chunk,
+                                    const float2* __restrict__ tw_g, float2* __restrict__ out) {
   extern __shared__ float2 sm[];
   const int chunk = 1 << log2chunk, pitch = n + 1, rings = g.rings();
   float2* rows = sm;
   float2* tw = rows + chunk * pitch;
   for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
-  const float* img = refs + std::size_t(blockIdx.x) * g.size * g.size;
+  const int t0 = per_block * blockIdx.x;
+  const RingSource src = ring_source(images, samples, t0, per_block == 2 && t0 + 1 < count, g);
   float2* o = out + std::size_t(blockIdx.x) * rings * n;
   for (int q0 = 0; q0 < rings; q0 += chunk) {
-    const int qn = min(chunk, rings - q0), lc = chunk_rows_log2(qn, log2chunk);
+    const int qn = min(chunk, rings - q0);
     __syncthreads(); // the previous chunk has been written out
-    sample_ring_chunk(rows, pitch, q0, lc, g, sin_t, cos_t, img, nullptr);
-    __syncthreads();
-    bf::forward_n(rows, n, qn, pitch, 1, tw, g.samples);
+    transform_ring_chunk(rows, pitch, q0, qn, log2chunk, g, sin_t, cos_t, src, n, tw);
     for (int e = threadIdx.x; e < qn * n; e += blockDim.x) {
       const int q = e / n, k = e - q * n;
       o[std::size_t(q0 + q) * n + k] = rows[q * pitch + k];
@@ -364,24 +393,15 @@ __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __rest
   float2* hsum = rows + chunk * pitch;
   float2* tw = hsum + n;
   const int t0 = 2 * blockIdx.x;
-  const bool has_b = t0 + 1 < count;
-  const int pixels = g.size * g.size;
+  const RingSource src = ring_source(img, samples, t0, t0 + 1 < count, g);
   for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
   for (int p = threadIdx.x; p < n; p += blockDim.x) hsum[p] = make_float2(0, 0);
 
   for (int q0 = 0; q0 < rings; q0 += chunk) {
-    const int qn = min(chunk, rings - q0), lc = chunk_rows_log2(qn, log2chunk);
+    const int qn = min(chunk, rings - q0);
     __syncthreads(); // the previous chunk has been summed
     // Samples k < S of the chunk's rings (the FFT takes k >= S as zero without reading them).
-    if (samples) { // precomputed: read in order
-      const float* sa = samples + std::size_t(t0) * rings * s;
-      load_ring_chunk(rows, pitch, q0, qn, s, sa, has_b ? sa + std::size_t(rings) * s : nullptr);
-    } else { // sampled here
-      const float* a_img = img + std::size_t(t0) * pixels;
-      sample_ring_chunk(rows, pitch, q0, lc, g, sin_t, cos_t, a_img, has_b ? a_img + pixels : nullptr);
-    }
-    __syncthreads();
-    bf::forward_n(rows, n, qn, pitch, 1, tw, s);
+    transform_ring_chunk(rows, pitch, q0, qn, log2chunk, g, sin_t, cos_t, src, n, tw);
     // H(ω) += G_R(q, ω)·Z_q(−ω), rings in order; each thread owns its positions p.
     for (int p = threadIdx.x; p < n; p += blockDim.x) {
       const int m = bf::mirror_of(p, n);
@@ -398,34 +418,7 @@ __global__ void __launch_bounds__(1024) rotation_step_kernel(const float* __rest
   finish_rotation(hsum, n, s, tw, sub, poses, t0, count, sv, si);
 }
 
-// One block per image pair (images 2b, 2b + 1 of `samples`; a missing second image is 0): the ring
-// spectra of A + iB in bit-reversed order, rings × N complex values per pair. What the rotation
-// step computes from the same samples, once for every reference.
-__global__ void pair_rings_kernel(const float* __restrict__ samples, int count, align::PolarGrid g, int n,
-                                  int log2chunk, const float2* __restrict__ tw_g, float2* __restrict__ out) {
-  extern __shared__ float2 sm[];
-  const int chunk = 1 << log2chunk, pitch = n + 1, rings = g.rings(), s = g.samples;
-  float2* rows = sm;
-  float2* tw = rows + chunk * pitch;
-  for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
-  const int t0 = 2 * blockIdx.x;
-  const float* sa = samples + std::size_t(t0) * rings * s;
-  const float* sb = t0 + 1 < count ? sa + std::size_t(rings) * s : nullptr;
-  float2* o = out + std::size_t(blockIdx.x) * rings * n;
-  for (int q0 = 0; q0 < rings; q0 += chunk) {
-    const int qn = min(chunk, rings - q0);
-    __syncthreads(); // the previous chunk has been written out
-    load_ring_chunk(rows, pitch, q0, qn, s, sa, sb);
-    __syncthreads();
-    bf::forward_n(rows, n, qn, pitch, 1, tw, s);
-    for (int e = threadIdx.x; e < qn * n; e += blockDim.x) {
-      const int q = e / n, k = e - q * n;
-      o[std::size_t(q0 + q) * n + k] = rows[q * pitch + k];
-    }
-  }
-}
-
-// The rotation step from precomputed ring spectra of its pairs (pair_rings_kernel): the ring sum
+// The rotation step from precomputed ring spectra of its pairs (ring_spectra_kernel): the ring sum
 // in the same order as rotation_step_kernel, then the same inverse and peak.
 __global__ void __launch_bounds__(1024)
     rotation_spectra_kernel(const float2* __restrict__ pre, const float2* __restrict__ ref, align::PolarGrid g,
@@ -524,9 +517,9 @@ void reference_rings(const float* refs, const align::PolarGrid& grid, const floa
   if (count <= 0) return;
   const int n = ring_length(grid.samples), chunk = ring_chunk(n, grid.rings());
   const std::size_t smem = rings_smem(n, chunk, false);
-  allow_smem(reference_rings_kernel, smem);
-  reference_rings_kernel<<<count, threads_for(chunk * n), smem, s>>>(refs, grid, sin_table, cos_table, n,
-                                                                      log2_exact(chunk), tw_ring, out);
+  allow_smem(ring_spectra_kernel, smem);
+  ring_spectra_kernel<<<count, threads_for(chunk * n), smem, s>>>(refs, nullptr, 1, count, grid, sin_table, cos_table,
+                                                                   n, log2_exact(chunk), tw_ring, out);
   FROST_CHECK_LAUNCH();
 }
 
@@ -549,9 +542,9 @@ void pair_rings(const float* samples, const align::PolarGrid& grid, const float2
   if (count <= 0) return;
   const int n = ring_length(grid.samples), chunk = ring_chunk(n, grid.rings());
   const std::size_t smem = rings_smem(n, chunk, false);
-  allow_smem(pair_rings_kernel, smem);
-  pair_rings_kernel<<<(count + 1) / 2, rotation_threads(n, chunk), smem, s>>>(samples, count, grid, n,
-                                                                             log2_exact(chunk), tw_ring, out);
+  allow_smem(ring_spectra_kernel, smem);
+  ring_spectra_kernel<<<(count + 1) / 2, rotation_threads(n, chunk), smem, s>>>(
+      nullptr, samples, 2, count, grid, nullptr, nullptr, n, log2_exact(chunk), tw_ring, out);
   FROST_CHECK_LAUNCH();
 }
 
