@@ -48,6 +48,12 @@ __device__ inline int position_of(int k, int n) {
   const int r = odd == 25 ? (lo % 5) * 5 + lo / 5 : lo;
   return (r << a) + bit_reverse(k / odd, a);
 }
+/// The position of −k for the frequency k at position p of an n = 2^log2n transform (bit-reversed
+/// order), for callers that know log2n.
+__device__ inline int mirror_bit_reversed(int p, int log2n) {
+  const int n = 1 << log2n;
+  return bit_reverse((n - bit_reverse(p, log2n)) & (n - 1), log2n);
+}
 /// The position of −k for the frequency k at position p.
 __device__ inline int mirror_of(int p, int n) {
   const int k = frequency_at(p, n);
@@ -173,8 +179,10 @@ __device__ inline void dft5(float2* v) {
   const float2 a1 = make_float2(v[1].x + v[4].x, v[1].y + v[4].y), b1 = make_float2(v[1].x - v[4].x, v[1].y - v[4].y);
   const float2 a2 = make_float2(v[2].x + v[3].x, v[2].y + v[3].y), b2 = make_float2(v[2].x - v[3].x, v[2].y - v[3].y);
   v[0] = make_float2(x0.x + a1.x + a2.x, x0.y + a1.y + a2.y);
-  const float2 t1 = make_float2(__fmaf_rn(c2, a2.x, __fmaf_rn(c1, a1.x, x0.x)), __fmaf_rn(c2, a2.y, __fmaf_rn(c1, a1.y, x0.y)));
-  const float2 t2 = make_float2(__fmaf_rn(c1, a2.x, __fmaf_rn(c2, a1.x, x0.x)), __fmaf_rn(c1, a2.y, __fmaf_rn(c2, a1.y, x0.y)));
+  const float2 t1 = make_float2(__fmaf_rn(c2, a2.x, __fmaf_rn(c1, a1.x, x0.x)),
+                                __fmaf_rn(c2, a2.y, __fmaf_rn(c1, a1.y, x0.y)));
+  const float2 t2 = make_float2(__fmaf_rn(c1, a2.x, __fmaf_rn(c2, a1.x, x0.x)),
+                                __fmaf_rn(c1, a2.y, __fmaf_rn(c2, a1.y, x0.y)));
   const float2 u1 = make_float2(__fmaf_rn(s2, b2.x, s1 * b1.x), __fmaf_rn(s2, b2.y, s1 * b1.y));
   const float2 u2 = make_float2(__fmaf_rn(-s1, b2.x, s2 * b1.x), __fmaf_rn(-s1, b2.y, s2 * b1.y));
   const float g = Forward ? 1.0f : -1.0f; // y1 = t1 ∓ i·u1, y4 = t1 ± i·u1, y2 = t2 ∓ i·u2, y3 = t2 ± i·u2

@@ -205,7 +205,7 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
 
   // One step of the trajectories [t0, t0 + b) (raw: their images). `first`: the pose is the
   // identity, the aligned image is the raw one; `next`: a later step reads the aligned image.
-  // pre: the raw pairs' transforms of this batch (fused first shift step), or null; half: the
+  // pre: the raw pairs' transforms of this batch (fused or tiled first shift step), or null; half: the
   // raw images' R2C spectra of this batch (cuFFT first shift step).
   auto shift_step = [&](int ref, std::size_t t0, const float* raw, const float2* pre, const float2* half, int b,
                         bool first, bool next, cudaStream_t hs) {
@@ -300,8 +300,8 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
                                   static_cast<int>(nc), st);
       if (tiled && pre_pairs)
         tiled_shift::spectra(imgs, 2, static_cast<int>(nc), x, tw_x.data(), tile_columns.data(),
-                             static_cast<int>(2 * half_pairs), raw_spectra.data() + std::size_t(set) * pairs_cap * z.pixels,
-                             st);
+                             static_cast<int>(2 * half_pairs),
+                             raw_spectra.data() + std::size_t(set) * pairs_cap * z.pixels, st);
       if (cufft_shift) // the R2C plan has batch B: a last partial group goes through the scratch
         for (std::size_t g = 0; g < nc; g += B) {
           const std::size_t cnt = std::min(B, nc - g);

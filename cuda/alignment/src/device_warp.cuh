@@ -37,6 +37,17 @@ __device__ inline void shift_product_pair(float2& zp, float2& zq, float2 f, floa
   zq = make_float2(sign * yq.x, sign * yq.y);
 }
 
+/// Rows [lo, lo + need) of an x × x shift correlation that the peak search and its refinement
+/// read (|dy| <= radius + 1), or all of them.
+struct PeakRows {
+  int lo, need;
+};
+__host__ __device__ inline PeakRows peak_rows(int x, int radius) {
+  const int lo = x / 2 - radius - 1, need = 2 * radius + 3;
+  if (lo < 0 || lo + need > x) return {0, x};
+  return {lo, need};
+}
+
 /// Component c (0 = A = real part, 1 = B = imaginary part) of a complex value.
 __device__ inline float part(float2 v, int c) { return c == 0 ? v.x : v.y; }
 

@@ -24,6 +24,8 @@ using namespace align_order;
 using align_detail::is_pow2;
 using align_detail::log2_exact;
 using align_device::part;
+using align_device::peak_rows;
+using align_device::PeakRows;
 
 constexpr unsigned kFull = 0xffffffffu;
 constexpr int kStripRows = 16;   // rows per block of the row kernel
@@ -31,17 +33,6 @@ constexpr int kHalfColumns = 16; // h: a column group holds h frequencies kx and
 constexpr std::size_t kMaxPeakSmem = 200 * 1024;
 
 int half_columns(int x) { return std::min(kHalfColumns, x / 2); }
-
-/// Rows [lo, lo + need) of the correlation that the peak search and its refinement read
-/// (|dy| <= radius + 1), or all of them.
-struct PeakRows {
-  int lo, need;
-};
-__host__ __device__ PeakRows peak_rows(int x, int radius) {
-  const int lo = x / 2 - radius - 1, need = 2 * radius + 3;
-  if (lo < 0 || lo + need > x) return {0, x};
-  return {lo, need};
-}
 
 std::size_t peak_smem(int x, int radius) {
   const int pairs = (peak_rows(x, radius).need + 1) / 2;
@@ -60,11 +51,6 @@ __device__ inline int slot_partner(int g, int s, int h) {
   if (g == 0 && (s == 0 || s == h)) return s;
   return s < h ? s + h : s - h;
 }
-/// Position of −ky for position r (bit-reversed order) of a column.
-__device__ inline int mirror_row(int r, int log2x) {
-  const int x = 1 << log2x;
-  return bf::bit_reverse((x - bf::bit_reverse(r, log2x)) & (x - 1), log2x);
-}
 
 // Row kernel: block (strip, pair) warps rows [strip·R, strip·R + R) of images per·pair (+ i the
 // next one when per = 2) and transforms them; out[pair][c][y] (c the bit-reversed position of kx).
@@ -80,7 +66,8 @@ __global__ void __launch_bounds__(256)
   const int ta = per * p;
   const bool has_b = per == 2 && ta + 1 < count;
   if (!first && threadIdx.x < 2)
-    inv[threadIdx.x] = threadIdx.x == 0 || has_b ? align::pose_inverse(poses[ta + threadIdx.x]) : align::pose_identity();
+    inv[threadIdx.x] =
+        threadIdx.x == 0 || has_b ? align::pose_inverse(poses[ta + threadIdx.x]) : align::pose_identity();
   __syncthreads();
   const std::size_t pixels = std::size_t(x) * x;
   const float* a_img = imgs + std::size_t(ta) * pixels;
@@ -139,7 +126,7 @@ __global__ void __launch_bounds__(512)
   const float2* rf = ref + group;
   for (int e = threadIdx.x; e < elems; e += blockDim.x) {
     const int s = e >> log2x, r = e & (x - 1);
-    const int ps = slot_partner(g, s, h), pr_ = mirror_row(r, log2x);
+    const int ps = slot_partner(g, s, h), pr_ = bf::mirror_bit_reversed(r, log2x);
     const int eq = (ps << log2x) + pr_;
     if (eq < e) continue;
     const int kx = slot_kx(g, s, h, x), ky = bf::bit_reverse(r, log2x);

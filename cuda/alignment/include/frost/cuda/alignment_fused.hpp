@@ -56,9 +56,9 @@ void reference_rings(const float* refs, const align::PolarGrid& grid, const floa
 /// writes the polar samples (§5.2, S per ring, rings in order) of W_{poses[t]}[raw] with the new
 /// pose to samples + t·rings·S, for the rotation step that follows. ref_spectrum:
 /// reference_spectra() of one reference.
-void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum, const float2* tw, int x, int radius, align::Subpixel subpixel, bool first, align::Pose2* poses,
-                float* samples, const align::PolarGrid& grid, const float* sin_table, const float* cos_table,
-                int count, cudaStream_t s);
+void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum, const float2* tw, int x, int radius,
+                align::Subpixel subpixel, bool first, align::Pose2* poses, float* samples, const align::PolarGrid& grid,
+                const float* sin_table, const float* cos_table, int count, cudaStream_t s);
 
 /// Rotation step of trajectories t < count; poses[t] ← R(θ)·poses[t]. Input: either the aligned
 /// images img + t·X² (raw when the pose is the identity), sampled here, or their polar samples

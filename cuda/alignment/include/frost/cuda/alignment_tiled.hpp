@@ -27,7 +27,7 @@
 namespace frost::cuda::tiled_shift {
 
 /// Whether the tiled shift step handles X × X images with per-step search radius `radius`
-/// (power-of-two X >= 16 whose peak rows fit in one block's shared memory).
+/// (power-of-two X >= 32 whose peak rows fit in one block's shared memory).
 bool supported(int x, int radius);
 
 /// Complex values per trajectory pair of the column scratch (the rows' transforms): X².
