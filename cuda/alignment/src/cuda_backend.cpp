@@ -117,6 +117,9 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   const ShiftKind kind = shift_kind(x, radius, opts_.fused, opts_.tiled_shift_everywhere);
   const bool fused_shift = kind == ShiftKind::OneBlock, tiled = kind == ShiftKind::Tiled;
   const bool cufft_shift = kind == ShiftKind::Cufft;
+  // After a tiled shift step the rotation step reads polar samples that aligned_samples() draws
+  // from the aligned image in shared memory (where its disc fits), else it samples the aligned image.
+  const bool tiled_samples = tiled && fused_rot && fused_align::aligned_samples_supported(x);
   const int fused_ring_n = fused_align::ring_length(z.samples);
 
   DeviceGuard guard(opts_.device);
@@ -167,11 +170,12 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   DeviceBuffer<double> ref_stats(2 * block_cap);
   // Between steps: aligned images (cuFFT or tiled shift step) or their polar samples (fused shift
   // step). The tiled step's scratch: each half's trajectory pairs' columns, each trajectory's rows.
-  DeviceBuffer<float> aligned(sized(!fused_shift, 2 * B * z.pixels)), corr(sized(cufft_shift, B * z.pixels));
+  DeviceBuffer<float> aligned(sized(!fused_shift && !tiled_samples, 2 * B * z.pixels));
+  DeviceBuffer<float> corr(sized(cufft_shift, B * z.pixels));
   const std::size_t half_pairs = (B + 1) / 2;
   DeviceBuffer<float2> tile_columns(sized(tiled, 2 * half_pairs * tiled_shift::column_scratch(x)));
   DeviceBuffer<float2> tile_rows(sized(tiled, 2 * B * tiled_shift::row_scratch(x, radius)));
-  DeviceBuffer<float> samples(sized(fused_shift, 2 * B * z.samples_total));
+  DeviceBuffer<float> samples(sized(fused_shift || tiled_samples, 2 * B * z.samples_total));
   // What the first steps from the identity read, the same for every reference, once per image
   // chunk: the raw images' polar samples and their pairs' ring spectra (fused rotation step), and
   // their R2C spectra (cuFFT shift step; the fused one reads raw_spectra).
@@ -218,14 +222,18 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
       return;
     }
     float* d = aligned.data() + t0 * z.pixels;
-    if (tiled) { // the next step (rotation) samples the aligned images
+    if (tiled) { // the next step (rotation) reads the aligned images' polar samples or samples them
       const std::size_t h = t0 == 0 ? 0 : 1;
       tiled_shift::shift_step(raw, first ? pre : nullptr, ref_spec.data() + std::size_t(ref) * spec_per_ref,
                               tw_x.data(), x, radius,
                               settings.subpixel, first, poses.data() + t0,
                               tile_columns.data() + h * half_pairs * tiled_shift::column_scratch(x),
                               tile_rows.data() + t0 * tiled_shift::row_scratch(x, radius), b, hs);
-      if (next) k::warp(raw, poses.data() + t0, d, x, b, hs);
+      if (next && tiled_samples)
+        fused_align::aligned_samples(raw, poses.data() + t0, grid, sin_t.data(), cos_t.data(),
+                                     samples.data() + t0 * z.samples_total, b, hs);
+      else if (next)
+        k::warp(raw, poses.data() + t0, d, x, b, hs);
       return;
     }
     const float2* rspec = ref_spec.data() + std::size_t(ref) * z.half;
@@ -248,7 +256,8 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
     if (fused_rot && first && rings_first) { // from the pairs' ring spectra
       fused_align::rotation_step_from_spectra(rings_first, rings, grid, tw_ring.data(), settings.subpixel,
                                               poses.data() + t0, b, hs);
-    } else if (fused_rot && (first || fused_shift)) { // from polar samples: the raw ones or the shift step's
+    } else if (fused_rot && (first || fused_shift || tiled_samples)) {
+      // from polar samples: the raw ones, or those the shift step (or aligned_samples) wrote
       const float* in = first ? raw_first : samples.data() + t0 * z.samples_total;
       fused_align::rotation_step(nullptr, in, rings, grid, sin_t.data(), cos_t.data(), tw_ring.data(),
                                  settings.subpixel, poses.data() + t0, b, hs);
@@ -263,7 +272,9 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
       plans->ring_c2r.execute(sums.data(), rho.data(), ex);
       k::rotation_peak(rho.data(), z.samples, z.ring_length, settings.subpixel, poses.data() + t0, nullptr, b, st);
     }
-    if (next && !fused_shift) k::warp(raw, poses.data() + t0, d, x, b, hs); // the cuFFT or tiled shift step reads it
+    // Only the cuFFT shift step reads the aligned image: the fused and tiled ones warp the raw image
+    // themselves.
+    if (next && cufft_shift) k::warp(raw, poses.data() + t0, d, x, b, hs);
   };
 
   std::vector<float> mirrored;

@@ -157,6 +157,77 @@ __device__ void transform_ring_chunk(float2* rows, int pitch, int q0, int qn, co
   bf::forward_n(rows, n, qn, pitch, 1, tw, g.samples);
 }
 
+/// Visits this thread's polar samples e = q·S + k < rings·S (e ≡ threadIdx.x modulo blockDim.x;
+/// (q, k) advance without divisions): f(e, i, j, fx, fy, w) with (i, j) the top-left neighbour of
+/// the sample's position, (fx, fy) its fractions and w the ring weight, as align::polar_sample.
+template <class F>
+__device__ void for_each_polar_sample(const align::PolarGrid& g, const float* sin_t, const float* cos_t, F f) {
+  const int s = g.samples, per = g.rings() * s;
+  const int step_q = static_cast<int>(blockDim.x) / s, step_k = static_cast<int>(blockDim.x) - step_q * s;
+  int q = static_cast<int>(threadIdx.x) / s, k = static_cast<int>(threadIdx.x) - q * s;
+  for (int e = threadIdx.x; e < per; e += blockDim.x) {
+    float u, v;
+    const float wgt = align::polar_position(g, g.first_ring + q, sin_t[k], cos_t[k], u, v);
+    const int i = static_cast<int>(u), j = static_cast<int>(v);
+    f(e, i, j, u - static_cast<float>(i), v - static_cast<float>(j), wgt);
+    q += step_q;
+    k += step_k;
+    if (k >= s) {
+      k -= s;
+      ++q;
+    }
+  }
+}
+
+/// Half width of row j of the disc that the polar grid's bilinear reads touch (−1: the row has no
+/// such pixel): pixels within r1 + 1.5 of the centre, as a sample at radius r <= r1 reads
+/// neighbours less than r + √2 away; in integers (4·dx² <= (2·r1 + 3)² − 4·dy²) so that host
+/// and device agree.
+__host__ __device__ inline int disc_half_width(int j, int x, int last_ring) {
+  const int dy = j - x / 2, lim = (2 * last_ring + 3) * (2 * last_ring + 3) - 4 * dy * dy;
+  if (lim < 0) return -1;
+  int w = static_cast<int>(sqrtf(static_cast<float>(lim))) / 2;
+  while (4 * (w + 1) * (w + 1) <= lim) ++w;
+  while (w > 0 && 4 * w * w > lim) --w;
+  return w < x / 2 - 1 ? w : x / 2 - 1;
+}
+/// Pixels of that disc.
+int disc_pixels(int x, int last_ring) {
+  int n = 0;
+  for (int j = 0; j < x; ++j) {
+    const int hw = disc_half_width(j, x, last_ring);
+    n += hw >= 0 ? 2 * hw + 1 : 0;
+  }
+  return n;
+}
+/// Shared memory of aligned_samples_kernel: the rows' half widths and bases, then the disc.
+std::size_t aligned_samples_smem(int x, int last_ring) {
+  return (2 * std::size_t(x) + std::size_t(disc_pixels(x, last_ring))) * sizeof(float);
+}
+
+/// Exclusive prefix sum of v over the block's threads (blockDim.x a multiple of 32); `scratch`
+/// holds 32 ints. Ends synchronised.
+__device__ int block_exclusive_sum(int v, int* scratch) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  int incl = v;
+  for (int o = 1; o < 32; o <<= 1) {
+    const int n = __shfl_up_sync(kFull, incl, o);
+    if (lane >= o) incl += n;
+  }
+  if (lane == 31) scratch[warp] = incl;
+  __syncthreads();
+  if (warp == 0) {
+    int w = lane < warps ? scratch[lane] : 0;
+    for (int o = 1; o < 32; o <<= 1) {
+      const int n = __shfl_up_sync(kFull, w, o);
+      if (lane >= o) w += n;
+    }
+    scratch[lane] = w;
+  }
+  __syncthreads();
+  return (warp > 0 ? scratch[warp - 1] : 0) + incl - v;
+}
+
 /// Linear position (bit-reversed layout) of frequency −ω for the one at position lp. Written out
 /// rather than as two bf::mirror_bit_reversed calls: the product loop reuses ky, kx after inlining
 /// (the calls measured 1.2 % slower at 128 px).
@@ -319,28 +390,54 @@ __global__ void __launch_bounds__(1024)
     data[j * pitch + i] = make_float2(a, b);
   }
   __syncthreads();
-  // Both images' neighbours come in one read each (A and B share the sample positions); (q, k)
-  // of e = q·S + k advance without divisions.
-  const int s = g.samples, per = g.rings() * s;
-  const int step_q = static_cast<int>(blockDim.x) / s, step_k = static_cast<int>(blockDim.x) - step_q * s;
-  int q = static_cast<int>(threadIdx.x) / s, k = static_cast<int>(threadIdx.x) - q * s;
+  // Both images' neighbours come in one read each (A and B share the sample positions).
+  const int per = g.rings() * g.samples;
   float* sa = samples + std::size_t(t0) * per;
-  for (int e = threadIdx.x; e < per; e += blockDim.x) {
-    float u, v;
-    const float wgt = align::polar_position(g, g.first_ring + q, sin_t[k], cos_t[k], u, v);
-    const int i = static_cast<int>(u), j = static_cast<int>(v);
-    const float fx = u - static_cast<float>(i), fy = v - static_cast<float>(j);
+  for_each_polar_sample(g, sin_t, cos_t, [&](int e, int i, int j, float fx, float fy, float wgt) {
     const float2* row = data + j * pitch + i;
     const float2 p00 = row[0], p10 = row[1], p01 = row[pitch], p11 = row[pitch + 1];
     sa[e] = wgt * align::bilinear_blend(p00.x, p10.x, p01.x, p11.x, fx, fy);
     if (has_b) sa[per + e] = wgt * align::bilinear_blend(p00.y, p10.y, p01.y, p11.y, fx, fy);
-    q += step_q;
-    k += step_k;
-    if (k >= s) {
-      k -= s;
-      ++q;
-    }
+  });
+}
+
+// One block per trajectory t: its aligned image W_{poses[t]}[raw] on the disc the polar grid reads
+// (disc_half_width; rows compacted in shared memory, so 256 px fits), then its polar samples
+// (§5.2) to samples + t·rings·S: the rotation step's input after a tiled shift step, with the
+// aligned image never written to device memory.
+__global__ void __launch_bounds__(1024)
+    aligned_samples_kernel(const float* __restrict__ raw, const Pose2* __restrict__ poses, align::PolarGrid g,
+                           const float* __restrict__ sin_t, const float* __restrict__ cos_t,
+                           float* __restrict__ samples) {
+  extern __shared__ float smf[];
+  __shared__ int scan[32];
+  __shared__ Pose2 inv;
+  const int x = g.size, c = x / 2, t = blockIdx.x;
+  int* half_width = reinterpret_cast<int*>(smf);
+  int* base = half_width + x; // pixel (i, j) of the disc at disc[base[j] + i]
+  float* disc = smf + 2 * x;
+  const int row = threadIdx.x;
+  const int hw = row < x ? disc_half_width(row, x, g.last_ring) : -1;
+  const int offset = block_exclusive_sum(hw >= 0 ? 2 * hw + 1 : 0, scan);
+  if (row < x) {
+    half_width[row] = hw;
+    base[row] = offset - (c - hw);
   }
+  if (threadIdx.x == 0) inv = align::pose_inverse(poses[t]);
+  __syncthreads();
+  const float* img = raw + std::size_t(t) * x * x;
+  for (int e = threadIdx.x; e < x * x; e += blockDim.x) {
+    int i, j;
+    tile_pixel(e, x, i, j);
+    if (abs(i - c) <= half_width[j]) disc[base[j] + i] = warp_at(img, x, inv, i, j);
+  }
+  __syncthreads();
+  float* out = samples + std::size_t(t) * g.rings() * g.samples;
+  for_each_polar_sample(g, sin_t, cos_t, [&](int e, int i, int j, float fx, float fy, float wgt) {
+    const float* r0 = disc + base[j] + i;
+    const float* r1 = disc + base[j + 1] + i;
+    out[e] = wgt * align::bilinear_blend(r0[0], r0[1], r1[0], r1[1], fx, fy);
+  });
 }
 
 /// ρ(k) of a ring correlation of length n (the fold of rotation_peak), component c.
@@ -521,6 +618,21 @@ void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum,
                                                                      log2_exact(x), radius,
                                                                      subpixel, first, poses, samples, grid, sin_table,
                                                                      cos_table, count, tw);
+  FROST_CHECK_LAUNCH();
+}
+
+bool aligned_samples_supported(int x) {
+  const align::PolarGrid g = align::make_polar_grid(x);
+  return x % 8 == 0 && x <= 1024 && aligned_samples_smem(x, g.last_ring) <= max_block_smem();
+}
+
+void aligned_samples(const float* raw, const Pose2* poses, const align::PolarGrid& grid, const float* sin_table,
+                     const float* cos_table, float* samples, int count, cudaStream_t s) {
+  if (count <= 0) return;
+  FROST_EXPECTS(aligned_samples_supported(grid.size), "fused aligned_samples: unsupported size");
+  const std::size_t smem = aligned_samples_smem(grid.size, grid.last_ring);
+  allow_smem(aligned_samples_kernel, smem);
+  aligned_samples_kernel<<<count, 1024, smem, s>>>(raw, poses, grid, sin_table, cos_table, samples);
   FROST_CHECK_LAUNCH();
 }
 

@@ -58,8 +58,10 @@ std::size_t batch_bytes(int x, ShiftKind kind, int radius, bool fused_rot) {
   std::size_t b = 2 * sizeof(Pose2) + 2 * sizeof(float); // poses and CCs
   switch (kind) {
   case ShiftKind::OneBlock: b += 2 * 4 * z.samples_total; break; // the polar samples between steps
-  case ShiftKind::Tiled: // aligned images, the pair's column scratch, both trajectories' peak rows
-    b += 2 * 4 * z.pixels + 8 * tiled_shift::column_scratch(x) + 2 * 8 * tiled_shift::row_scratch(x, radius);
+  case ShiftKind::Tiled: // aligned images or their polar samples, the pair's column scratch, both
+                         // trajectories' peak rows
+    b += 2 * 4 * std::max(z.pixels, z.samples_total) + 8 * tiled_shift::column_scratch(x) +
+         2 * 8 * tiled_shift::row_scratch(x, radius);
     break;
   case ShiftKind::Cufft: b += 2 * 4 * z.pixels + 8 * z.half + 4 * z.pixels; break; // + spectrum, correlation
   }

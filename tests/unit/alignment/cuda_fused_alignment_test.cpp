@@ -6,6 +6,8 @@
 //   aligned image, for 3 trajectories (the third alone in its block) from a non-identity pose
 //   and from the identity (`first`, also from the raw pairs' transforms); the polar samples written for the next step within 1e-5
 //   (max abs / max) of polar_sample() of CpuPairAligner::warp with the new pose;
+// * aligned_samples (the rotation step's input after a tiled shift step): the same bound against
+//   polar_sample() of CpuPairAligner::warp, at 32 to 256 px;
 // * one rotation step: θ within 1e-3° of estimate_rotation, at 32, 64, 128 and 256 px
 //   (rings of N = 200, 512, 800, 1600: radix-5 and radix-2 block FFTs), sampling the images
 //   itself and reading precomputed samples;
@@ -86,6 +88,35 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
           EXPECT_LE(max_rel(got_samples, want_samples), kWarpRel) << what;
         }
       }
+    }
+  }
+}
+
+TEST(CudaAlignFused, AlignedSamplesMatchCpu) {
+  FROST_REQUIRE_GPU();
+  for (int x : {32, 64, 128, 256}) {
+    if (!fa::aligned_samples_supported(x)) {
+      ADD_FAILURE() << "aligned_samples must run at " << x << " px on the GPUs we target";
+      continue;
+    }
+    ShiftCase c(x);
+    const PolarGrid g = make_polar_grid(x);
+    const std::size_t per = std::size_t(g.rings()) * g.samples;
+    const std::vector<Pose2> poses = c.start(false);
+    auto d_raw = upload(c.raw), d_sin = upload(sin_cos_table(g, true)), d_cos = upload(sin_cos_table(g, false));
+    auto d_poses = upload(poses);
+    DeviceBuffer<float> d_samples(3 * per);
+    fa::aligned_samples(d_raw.data(), d_poses.data(), g, d_sin.data(), d_cos.data(), d_samples.data(), 3, nullptr);
+    const auto got = download(d_samples);
+    const auto sv = sin_cos_table(g, true), cv = sin_cos_table(g, false);
+    for (int t = 0; t < 3; ++t) {
+      std::vector<float> aligned(c.px), want;
+      c.cpu.warp(c.raw.data() + std::size_t(t) * c.px, poses[std::size_t(t)], aligned.data());
+      for (int q = 0; q < g.rings(); ++q)
+        for (int k = 0; k < g.samples; ++k)
+          want.push_back(polar_sample(aligned.data(), g, g.first_ring + q, sv[std::size_t(k)], cv[std::size_t(k)]));
+      const std::vector<float> mine(got.begin() + std::ptrdiff_t(t * per), got.begin() + std::ptrdiff_t((t + 1) * per));
+      EXPECT_LE(max_rel(mine, want), kWarpRel) << "X " << x << " t " << t;
     }
   }
 }

@@ -60,6 +60,15 @@ void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum,
                 align::Subpixel subpixel, bool first, align::Pose2* poses, float* samples, const align::PolarGrid& grid,
                 const float* sin_table, const float* cos_table, int count, cudaStream_t s);
 
+/// Whether aligned_samples() runs at X: the disc of pixels that the polar grid reads fits in a
+/// block's shared memory (up to 256 px on an H100).
+bool aligned_samples_supported(int x);
+/// samples + t·rings·S ← the polar samples (§5.2, S per ring, rings in order) of
+/// W_{poses[t]}[raw + t·X²], t < count: a rotation step's input after the tiled shift step; the
+/// aligned image stays in shared memory (only the disc the samples read).
+void aligned_samples(const float* raw, const align::Pose2* poses, const align::PolarGrid& grid,
+                     const float* sin_table, const float* cos_table, float* samples, int count, cudaStream_t s);
+
 /// Rotation step of trajectories t < count; poses[t] ← R(θ)·poses[t]. Input: either the aligned
 /// images img + t·X² (raw when the pose is the identity), sampled here, or their polar samples
 /// samples + t·rings·S (shift_step's, or align_kernels::polar with ring length S); the other
