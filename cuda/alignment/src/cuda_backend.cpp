@@ -160,7 +160,10 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   // fused step lives in shared memory, so only the unfused steps get theirs.
   auto sized = [](bool needed, std::size_t n) { return needed ? n : std::size_t(1); };
   const std::size_t spec_per_ref = cufft_shift ? z.half : z.pixels;
-  const std::size_t rings_per_ref = fused_rot ? std::size_t(z.rings) * fused_ring_n : z.polar_half;
+  // Ring spectra per reference (see reference_rings) and per image pair (pair_rings: complex A + iB).
+  const std::size_t rings_per_ref =
+      fused_rot ? std::size_t(z.rings) * fused_align::ring_values(fused_ring_n) : z.polar_half;
+  const std::size_t rings_per_pair = std::size_t(z.rings) * fused_ring_n;
   DeviceBuffer<std::byte> workspace(std::max<std::size_t>(plans->workspace, 1));
   DeviceBuffer<float> dev_images(std::size_t(sets) * chunk_cap * z.pixels);
   DeviceBuffer<float> ref_pixels(block_cap * z.pixels);
@@ -180,7 +183,7 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   // chunk: the raw images' polar samples and their pairs' ring spectra (fused rotation step), and
   // their R2C spectra (cuFFT shift step; the fused one reads raw_spectra).
   DeviceBuffer<float> raw_samples(sized(fused_rot, std::size_t(sets) * chunk_cap * z.samples_total));
-  DeviceBuffer<float2> raw_rings(sized(fused_rot, std::size_t(sets) * pairs_cap * rings_per_ref));
+  DeviceBuffer<float2> raw_rings(sized(fused_rot, std::size_t(sets) * pairs_cap * rings_per_pair));
   DeviceBuffer<float2> raw_half(sized(cufft_shift, std::size_t(sets) * chunk_cap * z.half));
   DeviceBuffer<float> polar(sized(!fused_rot, B * z.polar)), rho(sized(!fused_rot, B * z.ring_length));
   DeviceBuffer<float2> spec(sized(cufft_shift, B * z.half)), polar_spec(sized(!fused_rot, B * z.polar_half));
@@ -303,7 +306,7 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
         k::polar(imgs, grid, z.samples, sin_t.data(), cos_t.data(), set_samples, static_cast<int>(nc), st);
         if (pre_pairs)
           fused_align::pair_rings(set_samples, grid, tw_ring.data(),
-                                  raw_rings.data() + std::size_t(set) * pairs_cap * rings_per_ref,
+                                  raw_rings.data() + std::size_t(set) * pairs_cap * rings_per_pair,
                                   static_cast<int>(nc), st);
       }
       if (fused_shift && pre_pairs)
@@ -364,7 +367,7 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
                                     ? raw_spectra.data() + (std::size_t(set) * pairs_cap + i0 / 2) * z.pixels
                                     : nullptr;
             const float2* rings_first =
-                fused_rot && pre_pairs ? raw_rings.data() + (std::size_t(set) * pairs_cap + i0 / 2) * rings_per_ref
+                fused_rot && pre_pairs ? raw_rings.data() + (std::size_t(set) * pairs_cap + i0 / 2) * rings_per_pair
                                        : nullptr;
             const float2* half = raw_half.data() + (std::size_t(set) * chunk_cap + i0) * z.half;
             if (two_streams) { // the orders wait for the reference block and the last choose_order

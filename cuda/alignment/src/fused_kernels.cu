@@ -157,76 +157,43 @@ __device__ void transform_ring_chunk(float2* rows, int pitch, int q0, int qn, co
   bf::forward_n(rows, n, qn, pitch, 1, tw, g.samples);
 }
 
-/// Visits this thread's polar samples e = q·S + k < rings·S (e ≡ threadIdx.x modulo blockDim.x;
-/// (q, k) advance without divisions): f(e, i, j, fx, fy, w) with (i, j) the top-left neighbour of
-/// the sample's position, (fx, fy) its fractions and w the ring weight, as align::polar_sample.
-template <class F>
-__device__ void for_each_polar_sample(const align::PolarGrid& g, const float* sin_t, const float* cos_t, F f) {
-  const int s = g.samples, per = g.rings() * s;
-  const int step_q = static_cast<int>(blockDim.x) / s, step_k = static_cast<int>(blockDim.x) - step_q * s;
-  int q = static_cast<int>(threadIdx.x) / s, k = static_cast<int>(threadIdx.x) - q * s;
-  for (int e = threadIdx.x; e < per; e += blockDim.x) {
+/// Visits this thread's polar samples (q, k) of every ring q and the angles k in [k0, k0 + kn)
+/// (work items e = q·kn + (k − k0), e ≡ threadIdx.x modulo blockDim.x; (q, k) advance without
+/// divisions): f(q·S + k, i, j, fx, fy, w) with (i, j) the top-left neighbour of the sample's
+/// position, (fx, fy) its fractions and w the ring weight, as align::polar_sample. `Range` false:
+/// k0 = 0 and kn = S (every angle; q·S + k is then e, which the loop uses as is). ring_w: the
+/// weights of the rings (ring_weights()), so that no sample divides.
+template <bool Range, class F>
+__device__ void for_each_polar_sample(const align::PolarGrid& g, int k0, int kn, const float* sin_t,
+                                      const float* cos_t, const float* ring_w, F f) {
+  const int items = g.rings() * kn;
+  const int step_q = static_cast<int>(blockDim.x) / kn, step_k = static_cast<int>(blockDim.x) - step_q * kn;
+  int q = static_cast<int>(threadIdx.x) / kn, k = static_cast<int>(threadIdx.x) - q * kn;
+  for (int e = threadIdx.x; e < items; e += blockDim.x) {
     float u, v;
-    const float wgt = align::polar_position(g, g.first_ring + q, sin_t[k], cos_t[k], u, v);
+    const int ka = Range ? k0 + k : k;
+    align::polar_point(g, g.first_ring + q, sin_t[ka], cos_t[ka], u, v);
+    const float wgt = ring_w[q];
     const int i = static_cast<int>(u), j = static_cast<int>(v);
-    f(e, i, j, u - static_cast<float>(i), v - static_cast<float>(j), wgt);
+    f(Range ? q * g.samples + ka : e, i, j, u - static_cast<float>(i), v - static_cast<float>(j), wgt);
     q += step_q;
     k += step_k;
-    if (k >= s) {
-      k -= s;
+    if (k >= kn) {
+      k -= kn;
       ++q;
     }
   }
 }
 
-/// Half width of row j of the disc that the polar grid's bilinear reads touch (−1: the row has no
-/// such pixel): pixels within r1 + 1.5 of the centre, as a sample at radius r <= r1 reads
-/// neighbours less than r + √2 away; in integers (4·dx² <= (2·r1 + 3)² − 4·dy²) so that host
-/// and device agree.
-__host__ __device__ inline int disc_half_width(int j, int x, int last_ring) {
-  const int dy = j - x / 2, lim = (2 * last_ring + 3) * (2 * last_ring + 3) - 4 * dy * dy;
-  if (lim < 0) return -1;
-  int w = static_cast<int>(sqrtf(static_cast<float>(lim))) / 2;
-  while (4 * (w + 1) * (w + 1) <= lim) ++w;
-  while (w > 0 && 4 * w * w > lim) --w;
-  return w < x / 2 - 1 ? w : x / 2 - 1;
-}
-/// Pixels of that disc.
-int disc_pixels(int x, int last_ring) {
-  int n = 0;
-  for (int j = 0; j < x; ++j) {
-    const int hw = disc_half_width(j, x, last_ring);
-    n += hw >= 0 ? 2 * hw + 1 : 0;
-  }
-  return n;
-}
-/// Shared memory of aligned_samples_kernel: the rows' half widths and bases, then the disc.
-std::size_t aligned_samples_smem(int x, int last_ring) {
-  return (2 * std::size_t(x) + std::size_t(disc_pixels(x, last_ring))) * sizeof(float);
+/// w[q] = align::polar_weight of ring q, q < rings (this block's threads; the caller synchronises).
+__device__ void ring_weights(const align::PolarGrid& g, float* w) {
+  for (int q = threadIdx.x; q < g.rings(); q += blockDim.x) w[q] = align::polar_weight(g, g.first_ring + q);
 }
 
-/// Exclusive prefix sum of v over the block's threads (blockDim.x a multiple of 32); `scratch`
-/// holds 32 ints. Ends synchronised.
-__device__ int block_exclusive_sum(int v, int* scratch) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  int incl = v;
-  for (int o = 1; o < 32; o <<= 1) {
-    const int n = __shfl_up_sync(kFull, incl, o);
-    if (lane >= o) incl += n;
-  }
-  if (lane == 31) scratch[warp] = incl;
-  __syncthreads();
-  if (warp == 0) {
-    int w = lane < warps ? scratch[lane] : 0;
-    for (int o = 1; o < 32; o <<= 1) {
-      const int n = __shfl_up_sync(kFull, w, o);
-      if (lane >= o) w += n;
-    }
-    scratch[lane] = w;
-  }
-  __syncthreads();
-  return (warp > 0 ? scratch[warp - 1] : 0) + incl - v;
-}
+/// aligned_samples_kernel: threads per block, and the side of the square of pixels one quadrant
+/// of samples reads (X/2 + 2: from 2 pixels before the centre outward on each axis).
+constexpr int kQuadrantThreads = 512;
+__host__ __device__ constexpr int quadrant_side(int x) { return x / 2 + 2; }
 
 /// Linear position (bit-reversed layout) of frequency −ω for the one at position lp. Written out
 /// rather than as two bf::mirror_bit_reversed calls: the product loop reuses ky, kx after inlining
@@ -259,9 +226,10 @@ __global__ void spectra_kernel(const float* __restrict__ imgs, int per_block, in
 }
 
 // One block per `per_block` (1 or 2) trajectories or references: the ring spectra of A (+ iB) in
-// block-FFT order, rings × N complex values per block, from their images (sampled) or their
-// polar samples. For references (1, images) the G_R of §5.1; for image pairs (2, samples) what
-// the first rotation step from the identity transforms, once for every reference.
+// block-FFT order, from their images (sampled) or their polar samples. For references (1,
+// images) the G_R of §5.1, rings × N/2 values in the Hermitian half layout (reference_rings); for
+// image pairs (2, samples) rings × N, what the first rotation step from the identity transforms,
+// once for every reference.
 __global__ void ring_spectra_kernel(const float* __restrict__ images, const float* __restrict__ samples,
                                     int per_block, int count, align::PolarGrid g, const float* __restrict__ sin_t,
                                     const float* __restrict__ cos_t, int n, int log2chunk,
@@ -273,11 +241,20 @@ __global__ void ring_spectra_kernel(const float* __restrict__ images, const floa
   for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
   const int t0 = per_block * blockIdx.x;
   const RingSource src = ring_source(images, samples, t0, per_block == 2 && t0 + 1 < count, g);
-  float2* o = out + std::size_t(blockIdx.x) * rings * n;
+  float2* o = out + std::size_t(blockIdx.x) * rings * (per_block == 1 ? ring_values(n) : n);
   for (int q0 = 0; q0 < rings; q0 += chunk) {
     const int qn = min(chunk, rings - q0);
     __syncthreads(); // the previous chunk has been written out
     transform_ring_chunk(rows, pitch, q0, qn, g, sin_t, cos_t, src, n, tw);
+    if (per_block == 1 && hermitian_rings(n)) { // a real reference: the Hermitian half (see reference_rings)
+      const int half = n / 2;
+      for (int e = threadIdx.x; e < qn * half; e += blockDim.x) {
+        const int q = e / half, w = e - q * half;
+        const float2* r = rows + q * pitch;
+        o[std::size_t(q0 + q) * half + w] = w == 0 ? make_float2(r[0].x, r[1].x) : r[2 * w];
+      }
+      continue;
+    }
     for (int e = threadIdx.x; e < qn * n; e += blockDim.x) {
       const int q = e / n, k = e - q * n;
       o[std::size_t(q0 + q) * n + k] = rows[q * pitch + k];
@@ -298,9 +275,11 @@ __global__ void __launch_bounds__(1024)
   const int pitch = x + 1, pixels = x * x;
   float2* data = sm;
   float2* tw = data + x * pitch;
+  float* ring_w = reinterpret_cast<float*>(tw + x / 2); // when writing samples
   const int t0 = 2 * blockIdx.x;
   const bool has_b = t0 + 1 < count;
   for (int k = threadIdx.x; k < x / 2; k += blockDim.x) tw[k] = tw_g[k];
+  if (samples) ring_weights(g, ring_w);
   if (threadIdx.x < 2) {
     const int t = t0 + threadIdx.x;
     inv[threadIdx.x] = t < count ? align::pose_inverse(poses[t]) : align::pose_identity();
@@ -393,7 +372,8 @@ __global__ void __launch_bounds__(1024)
   // Both images' neighbours come in one read each (A and B share the sample positions).
   const int per = g.rings() * g.samples;
   float* sa = samples + std::size_t(t0) * per;
-  for_each_polar_sample(g, sin_t, cos_t, [&](int e, int i, int j, float fx, float fy, float wgt) {
+  for_each_polar_sample<false>(g, 0, g.samples, sin_t, cos_t, ring_w,
+                               [&](int e, int i, int j, float fx, float fy, float wgt) {
     const float2* row = data + j * pitch + i;
     const float2 p00 = row[0], p10 = row[1], p01 = row[pitch], p11 = row[pitch + 1];
     sa[e] = wgt * align::bilinear_blend(p00.x, p10.x, p01.x, p11.x, fx, fy);
@@ -401,43 +381,91 @@ __global__ void __launch_bounds__(1024)
   });
 }
 
-// One block per trajectory t: its aligned image W_{poses[t]}[raw] on the disc the polar grid reads
-// (disc_half_width; rows compacted in shared memory, so 256 px fits), then its polar samples
-// (§5.2) to samples + t·rings·S: the rotation step's input after a tiled shift step, with the
-// aligned image never written to device memory.
-__global__ void __launch_bounds__(1024)
+// Block (h, t): quadrant h of trajectory t's polar samples, the angles k in [⌈hS/4⌉, ⌈(h+1)S/4⌉)
+// (φ in [h·90°, (h+1)·90°)), to samples + t·rings·S: the rotation step's input after a tiled
+// shift step. The aligned image W_{poses[t]}[raw] is warped into shared memory on the square of
+// pixels those samples read (quadrant_side() wide; only the pixels of the disc the polar grid
+// reads, within r1 + 1.5 of the centre, as a sample at radius r reads neighbours less than r + √2
+// away), so it never goes to device memory, and three blocks share an SM at 256 px.
+__global__ void __launch_bounds__(kQuadrantThreads)
     aligned_samples_kernel(const float* __restrict__ raw, const Pose2* __restrict__ poses, align::PolarGrid g,
                            const float* __restrict__ sin_t, const float* __restrict__ cos_t,
                            float* __restrict__ samples) {
-  extern __shared__ float smf[];
-  __shared__ int scan[32];
+  extern __shared__ float box[]; // then the ring weights
   __shared__ Pose2 inv;
-  const int x = g.size, c = x / 2, t = blockIdx.x;
-  int* half_width = reinterpret_cast<int*>(smf);
-  int* base = half_width + x; // pixel (i, j) of the disc at disc[base[j] + i]
-  float* disc = smf + 2 * x;
-  const int row = threadIdx.x;
-  const int hw = row < x ? disc_half_width(row, x, g.last_ring) : -1;
-  const int offset = block_exclusive_sum(hw >= 0 ? 2 * hw + 1 : 0, scan);
-  if (row < x) {
-    half_width[row] = hw;
-    base[row] = offset - (c - hw);
-  }
+  const int x = g.size, c = x / 2, w = quadrant_side(x), h = blockIdx.x, t = blockIdx.y, s = g.samples;
+  float* ring_w = box + w * w;
+  ring_weights(g, ring_w);
+  // sin φ >= 0 (u >= c) in quadrants 0 and 1, cos φ >= 0 (v >= c) in 0 and 3; the margin of 2
+  // covers the rounding of positions next to an axis.
+  const bool u_up = h < 2, v_up = h == 0 || h == 3;
+  const int i0 = u_up ? c - 2 : c + 3 - w, j0 = v_up ? c - 2 : c + 3 - w;
+  const int k0 = (h * s + 3) / 4, kn = ((h + 1) * s + 3) / 4 - k0;
   if (threadIdx.x == 0) inv = align::pose_inverse(poses[t]);
   __syncthreads();
   const float* img = raw + std::size_t(t) * x * x;
-  for (int e = threadIdx.x; e < x * x; e += blockDim.x) {
-    int i, j;
-    tile_pixel(e, x, i, j);
-    if (abs(i - c) <= half_width[j]) disc[base[j] + i] = warp_at(img, x, inv, i, j);
+  const int lim = (2 * g.last_ring + 3) * (2 * g.last_ring + 3); // the disc: 4·(dx² + dy²) <= lim
+  // 8 × 4 pixels per warp (tile_pixel's order, for the gathers' locality), advanced without divisions.
+  const int tiles_x = (w + 7) / 8, tiles = tiles_x * ((w + 3) / 4), warps = blockDim.x >> 5, lane = threadIdx.x & 31;
+  int tile = threadIdx.x >> 5, tx = tile % tiles_x, ty = tile / tiles_x;
+  for (; tile < tiles; tile += warps) {
+    const int bi = tx * 8 + (lane & 7), bj = ty * 4 + (lane >> 3), dx = i0 + bi - c, dy = j0 + bj - c;
+    if (bi < w && bj < w && 4 * (dx * dx + dy * dy) <= lim) box[bj * w + bi] = warp_at(img, x, inv, i0 + bi, j0 + bj);
+    tx += warps;
+    while (tx >= tiles_x) {
+      tx -= tiles_x;
+      ++ty;
+    }
   }
   __syncthreads();
-  float* out = samples + std::size_t(t) * g.rings() * g.samples;
-  for_each_polar_sample(g, sin_t, cos_t, [&](int e, int i, int j, float fx, float fy, float wgt) {
-    const float* r0 = disc + base[j] + i;
-    const float* r1 = disc + base[j + 1] + i;
-    out[e] = wgt * align::bilinear_blend(r0[0], r0[1], r1[0], r1[1], fx, fy);
+  float* out = samples + std::size_t(t) * g.rings() * s;
+  for_each_polar_sample<true>(g, k0, kn, sin_t, cos_t, ring_w,
+                              [&](int e, int i, int j, float fx, float fy, float wgt) {
+    const float* p = box + (j - j0) * w + (i - i0);
+    out[e] = wgt * align::bilinear_blend(p[0], p[1], p[w], p[w + 1], fx, fy);
   });
+}
+
+/// H(ω) += Σ_q G_R(q, ω)·Z_q(−ω) over the rings q < qn of a chunk, ring by ring onto H (so
+/// rotation_step_kernel's chunks and rotation_spectra_kernel's one call give the same H bit for
+/// bit). `ref`: the chunk's G_R as reference_rings lays them out (ring_values() per ring); z(q, p):
+/// Z_q at position p. In the Hermitian half layout a thread owns position 2w (frequencies
+/// 0 <= k < n/2) and the position of −k (odd), so one read of G_R serves both (G_R(−k) = conj
+/// G_R(k): the reference's rings are real); w = 0 owns positions 0 and 1, the frequencies 0 and n/2
+/// (each its own negative, G_R real). Otherwise a thread owns a position.
+template <class Z>
+__device__ void add_ring_sum(float2* hsum, const float2* __restrict__ ref, int n, int qn, Z z) {
+  if (!hermitian_rings(n)) {
+    for (int p = threadIdx.x; p < n; p += blockDim.x) {
+      const int m = bf::mirror_of(p, n);
+      float2 acc = hsum[p];
+      for (int q = 0; q < qn; ++q) {
+        const float2 v = bf::cmul(ref[std::size_t(q) * n + p], z(q, m));
+        acc.x += v.x;
+        acc.y += v.y;
+      }
+      hsum[p] = acc;
+    }
+    return;
+  }
+  const int half = n / 2;
+  for (int w = threadIdx.x; w < half; w += blockDim.x) {
+    const bool ends = w == 0;
+    const int p = 2 * w, m = ends ? 1 : bf::mirror_of(p, n);
+    const int zp = ends ? 0 : m, zm = ends ? 1 : p; // the positions of −k for p and m
+    float2 ap = hsum[p], am = hsum[m];
+    for (int q = 0; q < qn; ++q) {
+      const float2 g = ref[std::size_t(q) * half + w];
+      const float2 gp = ends ? make_float2(g.x, 0.0f) : g, gm = make_float2(ends ? g.y : g.x, ends ? 0.0f : -g.y);
+      const float2 vp = bf::cmul(gp, z(q, zp)), vm = bf::cmul(gm, z(q, zm));
+      ap.x += vp.x;
+      ap.y += vp.y;
+      am.x += vm.x;
+      am.y += vm.y;
+    }
+    hsum[p] = ap;
+    hsum[m] = am;
+  }
 }
 
 /// ρ(k) of a ring correlation of length n (the fold of rotation_peak), component c.
@@ -486,17 +514,8 @@ __global__ void __launch_bounds__(1024)
     __syncthreads(); // the previous chunk has been summed
     // Samples k < S of the chunk's rings (the FFT takes k >= S as zero without reading them).
     transform_ring_chunk(rows, pitch, q0, qn, g, sin_t, cos_t, src, n, tw);
-    // H(ω) += G_R(q, ω)·Z_q(−ω), rings in order; each thread owns its positions p.
-    for (int p = threadIdx.x; p < n; p += blockDim.x) {
-      const int m = bf::mirror_of(p, n);
-      float2 acc = hsum[p];
-      for (int q = 0; q < qn; ++q) {
-        const float2 v = bf::cmul(ref[std::size_t(q0 + q) * n + p], rows[q * pitch + m]);
-        acc.x += v.x;
-        acc.y += v.y;
-      }
-      hsum[p] = acc;
-    }
+    add_ring_sum(hsum, ref + std::size_t(q0) * ring_values(n), n, qn,
+                 [rows, pitch](int q, int p) { return rows[q * pitch + p]; });
   }
   __syncthreads();
   finish_rotation(hsum, n, s, tw, sub, poses, t0, count, sv, si);
@@ -515,17 +534,10 @@ __global__ void __launch_bounds__(1024)
   float2* tw = hsum + n;
   const int t0 = 2 * blockIdx.x;
   for (int k = threadIdx.x; k < n / 2; k += blockDim.x) tw[k] = tw_g[k];
+  for (int p = threadIdx.x; p < n; p += blockDim.x) hsum[p] = make_float2(0, 0);
+  __syncthreads();
   const float2* z = pre + std::size_t(blockIdx.x) * rings * n;
-  for (int p = threadIdx.x; p < n; p += blockDim.x) {
-    const int m = bf::mirror_of(p, n);
-    float2 acc = make_float2(0, 0);
-    for (int q = 0; q < rings; ++q) {
-      const float2 v = bf::cmul(ref[std::size_t(q) * n + p], z[std::size_t(q) * n + m]);
-      acc.x += v.x;
-      acc.y += v.y;
-    }
-    hsum[p] = acc;
-  }
+  add_ring_sum(hsum, ref, n, rings, [z, n](int q, int p) { return z[std::size_t(q) * n + p]; });
   __syncthreads();
   finish_rotation(hsum, n, s, tw, sub, poses, t0, count, sv, si);
 }
@@ -612,7 +624,7 @@ void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum,
                 const float* sin_table, const float* cos_table, int count, cudaStream_t s) {
   if (count <= 0) return;
   FROST_EXPECTS(shift_supported(x), "fused shift_step: unsupported size");
-  const std::size_t smem = shift_smem(x);
+  const std::size_t smem = shift_smem(x) + std::size_t(grid.rings()) * sizeof(float); // + the ring weights
   allow_smem(shift_step_kernel, smem);
   shift_step_kernel<<<(count + 1) / 2, shift_threads(x), smem, s>>>(raw, ref_spectrum, pre, x,
                                                                      log2_exact(x), radius,
@@ -621,18 +633,21 @@ void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum,
   FROST_CHECK_LAUNCH();
 }
 
-bool aligned_samples_supported(int x) {
-  const align::PolarGrid g = align::make_polar_grid(x);
-  return x % 8 == 0 && x <= 1024 && aligned_samples_smem(x, g.last_ring) <= max_block_smem();
+std::size_t aligned_samples_smem(int x) {
+  return (std::size_t(quadrant_side(x)) * quadrant_side(x) + std::size_t(align::make_polar_grid(x).rings())) *
+         sizeof(float);
 }
+
+bool aligned_samples_supported(int x) { return x >= 8 && x % 2 == 0 && aligned_samples_smem(x) <= max_block_smem(); }
 
 void aligned_samples(const float* raw, const Pose2* poses, const align::PolarGrid& grid, const float* sin_table,
                      const float* cos_table, float* samples, int count, cudaStream_t s) {
   if (count <= 0) return;
   FROST_EXPECTS(aligned_samples_supported(grid.size), "fused aligned_samples: unsupported size");
-  const std::size_t smem = aligned_samples_smem(grid.size, grid.last_ring);
+  const std::size_t smem = aligned_samples_smem(grid.size);
   allow_smem(aligned_samples_kernel, smem);
-  aligned_samples_kernel<<<count, 1024, smem, s>>>(raw, poses, grid, sin_table, cos_table, samples);
+  aligned_samples_kernel<<<dim3(4, count), kQuadrantThreads, smem, s>>>(raw, poses, grid, sin_table, cos_table,
+                                                                         samples);
   FROST_CHECK_LAUNCH();
 }
 

@@ -72,7 +72,8 @@ std::size_t batch_bytes(int x, ShiftKind kind, int radius, bool fused_rot) {
 
 std::size_t reference_bytes(int x, ShiftKind kind, bool fused_rot) {
   const Sizes z(x);
-  const std::size_t rings = fused_rot ? std::size_t(z.rings) * fused_align::ring_length(z.samples) : z.polar_half;
+  const std::size_t rings =
+      fused_rot ? std::size_t(z.rings) * fused_align::ring_values(fused_align::ring_length(z.samples)) : z.polar_half;
   return 4 * z.pixels + 8 * (kind != ShiftKind::Cufft ? z.pixels : z.half) + 8 * rings + 2 * sizeof(double);
 }
 

@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <vector>
 
@@ -130,8 +131,9 @@ struct RingInputs {
   DeviceBuffer<float> d_ref, d_raw, d_sin, d_cos, d_samples;
   RingInputs(int x, const std::vector<float>& ref, const std::vector<float>& raw)
       : g(make_polar_grid(x)), n(fa::ring_length(g.samples)), tw(std::size_t(n / 2)),
-        rings(std::size_t(g.rings()) * n), d_ref(upload(ref)), d_raw(upload(raw)), d_sin(upload(sin_cos_table(g, true))),
-        d_cos(upload(sin_cos_table(g, false))), d_samples(3 * std::size_t(g.rings()) * g.samples) {
+        rings(std::size_t(g.rings()) * fa::ring_values(n)), d_ref(upload(ref)), d_raw(upload(raw)),
+        d_sin(upload(sin_cos_table(g, true))), d_cos(upload(sin_cos_table(g, false))),
+        d_samples(3 * std::size_t(g.rings()) * g.samples) {
     fa::upload_twiddles(n, tw.data(), nullptr);
     fa::reference_rings(d_ref.data(), g, d_sin.data(), d_cos.data(), tw.data(), rings.data(), 1, nullptr);
     cuda::align_kernels::polar(d_raw.data(), g, g.samples, d_sin.data(), d_cos.data(), d_samples.data(), 3, nullptr);
@@ -162,15 +164,28 @@ TEST(CudaAlignFused, RingLengthHasFewestPassesThenFewestPoints) {
 
 /// The reference's ring spectra (block FFTs of n = 200 ... 1600 points, radix 5 and 2) against a
 /// double-precision DFT of the CPU's polar samples zero-padded to n, at the positions the block
-/// FFT's order gives: max error / max magnitude <= 1e-5 per ring (float32 FFTs of <= 1600 points).
+/// FFT's order gives (for n > 1024 read through the Hermitian half layout of reference_rings:
+/// position 2w at w, the frequencies 0 and n/2 at 0, the negatives as conjugates): max error / max
+/// magnitude <= 1e-5 per ring (float32 FFTs of <= 1600 points).
 TEST(CudaAlignFused, RingSpectraAreTheDftInBlockOrder) {
   FROST_REQUIRE_GPU();
   for (int x : {32, 64, 128, 256}) {
     const geom::EulerAngles dir{10, 40, 0};
     const auto ref = reference(x, dir), raw = three_images(x, dir);
     const RingInputs in(x, ref, raw);
-    const int n = in.n, s = in.g.samples;
+    const int n = in.n, s = in.g.samples, per = fa::ring_values(n);
     const auto got = download(in.rings);
+    std::vector<int> position(static_cast<std::size_t>(n));
+    for (int p = 0; p < n; ++p) position[std::size_t(block_fft_frequency(p, n))] = p;
+    // G at position p of ring q (from the Hermitian half for long rings).
+    auto at = [&](int q, int p) -> std::complex<double> {
+      const float2* r = got.data() + std::size_t(q) * per;
+      if (!fa::hermitian_rings(n)) return {r[p].x, r[p].y};
+      if (p < 2) return {p == 0 ? r[0].x : r[0].y, 0.0};
+      if (p % 2 == 0) return {r[p / 2].x, r[p / 2].y};
+      const int f = block_fft_frequency(p, n), mp = position[std::size_t(n - f)]; // even: k < n/2
+      return {r[mp / 2].x, -r[mp / 2].y};
+    };
     const auto sv = sin_cos_table(in.g, true), cv = sin_cos_table(in.g, false);
     for (int q : {0, in.g.rings() / 2, in.g.rings() - 1}) {
       std::vector<double> samples(static_cast<std::size_t>(s));
@@ -186,8 +201,8 @@ TEST(CudaAlignFused, RingSpectraAreTheDftInBlockOrder) {
           re += samples[std::size_t(t)] * std::cos(a);
           im += samples[std::size_t(t)] * std::sin(a);
         }
-        const float2 v = got[std::size_t(q) * n + std::size_t(p)];
-        err = std::max(err, std::hypot(v.x - re, v.y - im));
+        const std::complex<double> v = at(q, p);
+        err = std::max(err, std::hypot(v.real() - re, v.imag() - im));
         mag = std::max(mag, std::hypot(re, im));
       }
       EXPECT_LE(err / mag, 1e-5) << "X " << x << " n " << n << " ring " << q;

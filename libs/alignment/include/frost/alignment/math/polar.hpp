@@ -33,14 +33,21 @@ FROST_HD inline PolarGrid make_polar_grid(int x) {
 /// Sample k of ring r (radius r): (r/r1) · I(⌊X/2⌋ + r sin φ, ⌊X/2⌋ + r cos φ), φ = 2πk/S
 /// measured from +y towards +x, the image read through at(i, j). `sin_phi`, `cos_phi` are those
 /// of φ_k. r1 leaves one pixel of margin (2(r1 + 1) < X), so no bounds check is needed.
-/// Position (u, v) of sample (radius, φ) and its weight r/r1 (returned), as polar_sample_at()
-/// uses them; for readers that fetch the neighbours themselves.
-FROST_HD inline float polar_position(const PolarGrid& g, int radius, float sin_phi, float cos_phi, float& u, float& v) {
+/// Position (u, v) of sample (radius, φ), as polar_sample_at() uses it.
+FROST_HD inline void polar_point(const PolarGrid& g, int radius, float sin_phi, float cos_phi, float& u, float& v) {
   const float c = static_cast<float>(g.size / 2);
   const float r = static_cast<float>(radius);
   u = c + r * sin_phi;
   v = c + r * cos_phi;
-  return r / static_cast<float>(g.last_ring);
+}
+/// The weight r/r1 of ring `radius`.
+FROST_HD inline float polar_weight(const PolarGrid& g, int radius) {
+  return static_cast<float>(radius) / static_cast<float>(g.last_ring);
+}
+/// polar_point() and the weight (returned); for readers that fetch the neighbours themselves.
+FROST_HD inline float polar_position(const PolarGrid& g, int radius, float sin_phi, float cos_phi, float& u, float& v) {
+  polar_point(g, radius, sin_phi, cos_phi, u, v);
+  return polar_weight(g, radius);
 }
 
 template <class At>
