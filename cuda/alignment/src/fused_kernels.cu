@@ -192,7 +192,7 @@ __device__ void ring_weights(const align::PolarGrid& g, float* w) {
 
 /// aligned_samples_kernel: threads per block, and the side of the square of pixels one quadrant
 /// of samples reads (X/2 + 2: from 2 pixels before the centre outward on each axis).
-constexpr int kQuadrantThreads = 512;
+constexpr int kQuadrantThreads = 1024;
 __host__ __device__ constexpr int quadrant_side(int x) { return x / 2 + 2; }
 
 /// Linear position (bit-reversed layout) of frequency −ω for the one at position lp. Written out
@@ -387,7 +387,7 @@ __global__ void __launch_bounds__(1024)
 // pixels those samples read (quadrant_side() wide; only the pixels of the disc the polar grid
 // reads, within r1 + 1.5 of the centre, as a sample at radius r reads neighbours less than r + √2
 // away), so it never goes to device memory, and three blocks share an SM at 256 px.
-__global__ void __launch_bounds__(kQuadrantThreads)
+__global__ void __launch_bounds__(kQuadrantThreads, 2)
     aligned_samples_kernel(const float* __restrict__ raw, const Pose2* __restrict__ poses, align::PolarGrid g,
                            const float* __restrict__ sin_t, const float* __restrict__ cos_t,
                            float* __restrict__ samples) {

@@ -54,7 +54,7 @@ __device__ inline int slot_partner(int g, int s, int h) {
 
 // Row kernel: block (strip, pair) warps rows [strip·R, strip·R + R) of images per·pair (+ i the
 // next one when per = 2) and transforms them; out[pair][c][y] (c the bit-reversed position of kx).
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, 5)
     rows_kernel(const float* __restrict__ imgs, int per, int count, int x, int log2x, bool first,
                 const Pose2* __restrict__ poses, const float2* __restrict__ tw_g, float2* __restrict__ out) {
   extern __shared__ float2 sm[];
@@ -91,7 +91,7 @@ __global__ void __launch_bounds__(256)
 // Y = F_R(ω)·Z(−ω)·(−1)^(kx+ky), inverse column transforms, and the rows [lo, lo + need) of both
 // trajectories' row spectra (kx <= x/2) to out[t][row][kx]. Z comes from `pre` (tiled layout,
 // already transformed) when non-null, else from the row kernel's `zt`.
-__global__ void __launch_bounds__(512)
+__global__ void __launch_bounds__(512, 3)
     columns_kernel(const float2* __restrict__ zt, const float2* __restrict__ pre, const float2* __restrict__ ref,
                    int x, int log2x, int log2h, bool correlate, PeakRows pr, int count,
                    const float2* __restrict__ tw_g, float2* __restrict__ out) {
