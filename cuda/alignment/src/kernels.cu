@@ -199,9 +199,9 @@ __device__ void mean_stddev(double s, double s2, int n, double& mean, double& st
 
 // One block per image; ref == nullptr: statistics only. With poses, image t is W_{poses[t]}[img[t]]
 // (x × x), computed on the fly.
-__global__ void __launch_bounds__(kThreads, 8) moments_kernel(const float* __restrict__ ref, const double* __restrict__ ref_stats,
-                               const float* __restrict__ img, int n, double* stats, float* cc,
-                               const Pose2* __restrict__ poses, int x) {
+__global__ void __launch_bounds__(kThreads, 8)
+    moments_kernel(const float* __restrict__ ref, const double* __restrict__ ref_stats, const float* __restrict__ img,
+                   int n, double* stats, float* cc, const Pose2* __restrict__ poses, int x) {
   __shared__ double s1[kThreads], s2[kThreads], sc[kThreads];
   __shared__ Pose2 inv;
   const float* p = img + std::size_t(blockIdx.x) * n;

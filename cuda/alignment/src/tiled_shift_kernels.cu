@@ -30,13 +30,33 @@ using align_device::PeakRows;
 constexpr unsigned kFull = 0xffffffffu;
 constexpr int kStripRows = 16;   // rows per block of the row kernel
 constexpr int kHalfColumns = 16; // h: a column group holds h frequencies kx and their negatives
-constexpr std::size_t kMaxPeakSmem = 200 * 1024;
+constexpr std::size_t kMaxSmem = 200 * 1024; // dynamic shared memory a kernel may ask for
+// Peak kernel: the inverse row transforms go through shared memory in chunks of at most this many
+// bytes, so that kPeakBlocksPerSm blocks share an SM (one block holding all the rows left the SM
+// idle at its barriers and its serial refinement), and a block has at most kMaxPeakThreads threads.
+constexpr std::size_t kPeakChunkBytes = 72 * 1024;
+constexpr int kPeakBlocksPerSm = 3;
+constexpr int kMaxPeakThreads = 384;
 
 int half_columns(int x) { return std::min(kHalfColumns, x / 2); }
 
-std::size_t peak_smem(int x, int radius) {
+/// How the peak kernel of an x × x correlation with search radius `radius` runs: row pairs per
+/// chunk, threads per block (the multiple of 32 that spreads a chunk's radix-8 butterflies,
+/// x/8 per pair, over the fewest rounds evenly) and dynamic shared memory.
+struct PeakLaunch {
+  int chunk_pairs, threads;
+  std::size_t smem;
+};
+PeakLaunch peak_launch(int x, int radius) {
   const int pairs = (peak_rows(x, radius).need + 1) / 2;
-  return (std::size_t(pairs) * (x + 1) + std::size_t(x / 2)) * sizeof(float2);
+  const std::size_t pair_bytes = std::size_t(x + 1) * sizeof(float2);
+  const int per_chunk = std::max<int>(1, static_cast<int>(kPeakChunkBytes / pair_bytes));
+  const int chunks = (pairs + per_chunk - 1) / per_chunk;
+  const int cp = (pairs + chunks - 1) / chunks;
+  const int items = std::max(1, cp * x / 8);
+  const int rounds = (items + kMaxPeakThreads - 1) / kMaxPeakThreads;
+  const int threads = ((items + rounds - 1) / rounds + 31) / 32 * 32;
+  return {cp, threads, std::size_t(cp) * pair_bytes + std::size_t(x / 2) * sizeof(float2)};
 }
 
 /// Frequency kx of slot s of column group g (slots < h: h·g + s; the others their negatives, slot
@@ -168,71 +188,97 @@ __device__ void block_argmax(float v, int i, float* sv, int* si) {
   __syncthreads();
 }
 
-// Peak kernel: one block per trajectory. Rows 2m and 2m + 1 of [lo, lo + need) go through one
-// complex inverse transform X = W(row 2m) + i·W(row 2m + 1), done as conj(forward(conj X)) so that
-// the input is written in natural order (coalesced reads, no bank conflicts) and the output is
-// read at bit-reversed positions: pixel i of row 2m is data[brev i].x, of row 2m + 1 −data[brev i].y.
-__global__ void __launch_bounds__(1024)
-    peak_kernel(const float2* __restrict__ wrows, int x, int log2x, int radius, PeakRows pr, Subpixel sub,
+__device__ inline float2 conj_of(float2 u) { return make_float2(u.x, -u.y); }
+
+/// Pixel i of row `row` (of [lo, lo + need)) of trajectory rows w, the inverse transform of its
+/// Hermitian row spectrum summed directly by one warp (every lane gets it): the peak refinement's
+/// few neighbours, which the chunk that held the peak may no longer hold.
+__device__ float row_pixel(const float2* __restrict__ w, int hx, int x, int row, int i) {
+  const int lane = threadIdx.x % 32;
+  float acc = 0;
+  for (int kx = lane; kx < x; kx += 32) {
+    const float2 u = kx <= x / 2 ? w[row * hx + kx] : conj_of(w[row * hx + x - kx]);
+    float sn, cs;
+    sincospif(2.0f * static_cast<float>((kx * i) & (x - 1)) / static_cast<float>(x), &sn, &cs);
+    acc = __fmaf_rn(u.x, cs, __fmaf_rn(-u.y, sn, acc)); // + Re(u · e^{+2πi·kx·i/x})
+  }
+  for (int off = 16; off > 0; off >>= 1) acc += __shfl_xor_sync(kFull, acc, off);
+  return acc;
+}
+
+// Peak kernel: one block per trajectory, the rows [lo, lo + need) in chunks of `cp` row pairs.
+// Rows 2m and 2m + 1 go through one complex inverse transform X = W(row 2m) + i·W(row 2m + 1),
+// done as conj(forward(conj X)) so that the input is written in natural order (coalesced reads, no
+// bank conflicts) and the output is read at bit-reversed positions: pixel i of row 2m is
+// data[brev i].x, of row 2m + 1 −data[brev i].y. The refinement's neighbours come from row_pixel().
+__global__ void __launch_bounds__(kMaxPeakThreads, kPeakBlocksPerSm)
+    peak_kernel(const float2* __restrict__ wrows, int x, int log2x, int radius, PeakRows pr, int cp, Subpixel sub,
                 Pose2* poses, const float2* __restrict__ tw_g) {
   extern __shared__ float2 sm[];
   __shared__ float sv[32];
   __shared__ int si[32];
+  __shared__ float nb[9];
   const int pitch = x + 1, hx = x / 2 + 1, pairs = (pr.need + 1) / 2, t = blockIdx.x;
   float2* data = sm;
-  float2* tw = data + pairs * pitch;
+  float2* tw = data + cp * pitch;
   for (int k = threadIdx.x; k < x / 2; k += blockDim.x) tw[k] = tw_g[k];
   const float2* w = wrows + std::size_t(t) * pr.need * hx;
-  for (int e = threadIdx.x; e < (pairs << log2x); e += blockDim.x) {
-    const int m = e >> log2x, kx = e & (x - 1);
-    float2 v[2];
-#pragma unroll
-    for (int c = 0; c < 2; ++c) {
-      const int row = 2 * m + c;
-      if (row >= pr.need) v[c] = make_float2(0, 0);
-      else if (kx <= x / 2) v[c] = w[row * hx + kx];
-      else {
-        const float2 u = w[row * hx + x - kx];
-        v[c] = make_float2(u.x, -u.y);
-      }
-    }
-    data[m * pitch + kx] = make_float2(v[0].x - v[1].y, -(v[0].y + v[1].x)); // conj X
-  }
-  __syncthreads();
-  bf::forward_n(data, x, pairs, pitch, 1, tw);
-  auto at_row = [&](int j, int i) { // correlation at pixel (i, j), j in [lo, lo + need)
-    const int row = j - pr.lo;
-    const float2 v = data[(row >> 1) * pitch + bf::bit_reverse(i, log2x)];
-    return (row & 1) ? -v.y : v.x;
-  };
 
-  // Integer peak in the disc |d| <= radius (ties: lowest linear index), as shift_peak.
+  // Integer peak in the disc |d| <= radius (ties: lowest linear index, in any chunk order), as
+  // shift_peak.
   const int cx = x / 2, cy = x / 2;
   const int j0 = max(0, cy - radius), j1 = min(x - 1, cy + radius);
   const int i0 = max(0, cx - radius), i1 = min(x - 1, cx + radius);
   const long long r2 = static_cast<long long>(radius) * radius;
   float bv = -INFINITY;
   int bi = INT_MAX;
-  // Rows j0..j1, positions in order (pixel i = brev of the position).
-  for (int e = threadIdx.x; e < ((j1 - j0 + 1) << log2x); e += blockDim.x) {
-    const int j = j0 + (e >> log2x), pos = e & (x - 1), i = bf::bit_reverse(pos, log2x);
-    const long long dx = i - cx, dy = j - cy;
-    if (i < i0 || i > i1 || dx * dx + dy * dy > r2) continue;
-    const int row = j - pr.lo;
-    const float2 v = data[(row >> 1) * pitch + pos];
-    keep_better((row & 1) ? -v.y : v.x, j * x + i, bv, bi);
+  for (int m0 = 0; m0 < pairs; m0 += cp) {
+    const int np = min(cp, pairs - m0);
+    for (int e = threadIdx.x; e < (np << log2x); e += blockDim.x) {
+      const int m = e >> log2x, kx = e & (x - 1);
+      float2 v[2];
+#pragma unroll
+      for (int c = 0; c < 2; ++c) {
+        const int row = 2 * (m0 + m) + c;
+        if (row >= pr.need) v[c] = make_float2(0, 0);
+        else if (kx <= x / 2) v[c] = w[row * hx + kx];
+        else v[c] = conj_of(w[row * hx + x - kx]);
+      }
+      data[m * pitch + kx] = make_float2(v[0].x - v[1].y, -(v[0].y + v[1].x)); // conj X
+    }
+    __syncthreads();
+    bf::forward_n(data, x, np, pitch, 1, tw);
+    // This chunk's rows within j0..j1, positions in order (pixel i = brev of the position).
+    const int ja = max(j0, pr.lo + 2 * m0), jb = min(j1, pr.lo + 2 * (m0 + np) - 1);
+    for (int e = threadIdx.x; e < ((jb - ja + 1) << log2x); e += blockDim.x) {
+      const int j = ja + (e >> log2x), pos = e & (x - 1), i = bf::bit_reverse(pos, log2x);
+      const long long dx = i - cx, dy = j - cy;
+      if (i < i0 || i > i1 || dx * dx + dy * dy > r2) continue;
+      const int row = j - pr.lo - 2 * m0;
+      const float2 v = data[(row >> 1) * pitch + pos];
+      keep_better((row & 1) ? -v.y : v.x, j * x + i, bv, bi);
+    }
+    __syncthreads(); // the next chunk overwrites data
   }
   block_argmax(bv, bi, sv, si);
-  if (threadIdx.x != 0) return;
   int pi = cx, pj = cy;
   const float best = sv[0];
   if (si[0] != INT_MAX && best > -INFINITY) {
     pi = si[0] % x;
     pj = si[0] / x;
   }
-  auto at = [&](int a, int b) {
-    return at_row(static_cast<int>(periodic_index(pj + b, x)), static_cast<int>(periodic_index(pi + a, x)));
-  };
+  // The 3 × 3 neighbourhood the refinement may read (centre: the peak value itself), one warp each.
+  if (sub != Subpixel::None)
+    for (int q = threadIdx.x / 32; q < 9; q += blockDim.x / 32) {
+      const int a = q % 3 - 1, b = q / 3 - 1;
+      if (a == 0 && b == 0) continue;
+      const int j = static_cast<int>(periodic_index(pj + b, x)), i = static_cast<int>(periodic_index(pi + a, x));
+      const float v = row_pixel(w, hx, x, j - pr.lo, i);
+      if (threadIdx.x % 32 == 0) nb[q] = v;
+    }
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  auto at = [&](int a, int b) { return a == 0 && b == 0 ? best : nb[(b + 1) * 3 + a + 1]; };
   float ox, oy;
   align::refine_shift_peak(at, best, sub, ox, oy);
   const float dx = static_cast<float>(pi - cx) + ox, dy = static_cast<float>(pj - cy) + oy;
@@ -272,7 +318,8 @@ void launch_columns(const float2* zt, const float2* pre, const float2* ref, int 
 } // namespace
 
 bool supported(int x, int radius) {
-  return is_pow2(x) && x >= 2 * kStripRows && radius >= 0 && peak_smem(x, radius) <= kMaxPeakSmem;
+  if (!is_pow2(x) || x < 2 * kStripRows || radius < 0) return false;
+  return strip_smem(x) <= kMaxSmem && columns_smem(x) <= kMaxSmem && peak_launch(x, radius).smem <= kMaxSmem;
 }
 
 std::size_t column_scratch(int x) { return std::size_t(x) * x; }
@@ -299,9 +346,10 @@ void shift_step(const float* raw, const float2* pre, const float2* ref, const fl
   if (!from_pre) launch_rows(raw, 2, count, x, first, poses, tw, columns, s);
   const PeakRows pr = peak_rows(x, radius);
   launch_columns(columns, from_pre ? pre : nullptr, ref, x, true, pr, count, (count + 1) / 2, tw, rows, s);
-  const std::size_t smem = peak_smem(x, radius);
-  allow_smem(peak_kernel, smem);
-  peak_kernel<<<count, 1024, smem, s>>>(rows, x, log2_exact(x), radius, pr, subpixel, poses, tw);
+  const PeakLaunch pl = peak_launch(x, radius);
+  allow_smem(peak_kernel, pl.smem);
+  peak_kernel<<<count, pl.threads, pl.smem, s>>>(rows, x, log2_exact(x), radius, pr, pl.chunk_pairs, subpixel, poses,
+                                                 tw);
   FROST_CHECK_LAUNCH();
 }
 
