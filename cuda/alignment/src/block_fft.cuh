@@ -25,6 +25,7 @@ namespace frost::cuda::block_fft {
 __device__ inline float2 cmul(float2 a, float2 b) {
   return make_float2(__fmaf_rn(a.x, b.x, -a.y * b.y), __fmaf_rn(a.x, b.y, a.y * b.x));
 }
+__device__ inline float2 conj_of(float2 a) { return make_float2(a.x, -a.y); }
 __device__ inline float2 cmul_conj(float2 a, float2 b) { // a · conj(b)
   return make_float2(__fmaf_rn(a.x, b.x, a.y * b.y), __fmaf_rn(a.y, b.x, -a.x * b.y));
 }

@@ -33,7 +33,7 @@ __device__ inline void shift_product_pair(float2& zp, float2& zq, float2 f, floa
   const float2 yp = block_fft::cmul(f, b);
   zp = make_float2(sign * yp.x, sign * yp.y);
   if (self) return;
-  const float2 yq = block_fft::cmul(make_float2(f.x, -f.y), a);
+  const float2 yq = block_fft::cmul(block_fft::conj_of(f), a);
   zq = make_float2(sign * yq.x, sign * yq.y);
 }
 

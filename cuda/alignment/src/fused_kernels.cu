@@ -386,7 +386,7 @@ __global__ void __launch_bounds__(1024)
 // shift step. The aligned image W_{poses[t]}[raw] is warped into shared memory on the square of
 // pixels those samples read (quadrant_side() wide; only the pixels of the disc the polar grid
 // reads, within r1 + 1.5 of the centre, as a sample at radius r reads neighbours less than r + √2
-// away), so it never goes to device memory, and three blocks share an SM at 256 px.
+// away), so it never goes to device memory, and two 1024-thread blocks share an SM at 256 px.
 __global__ void __launch_bounds__(kQuadrantThreads, 2)
     aligned_samples_kernel(const float* __restrict__ raw, const Pose2* __restrict__ poses, align::PolarGrid g,
                            const float* __restrict__ sin_t, const float* __restrict__ cos_t,

@@ -188,8 +188,6 @@ __device__ void block_argmax(float v, int i, float* sv, int* si) {
   __syncthreads();
 }
 
-__device__ inline float2 conj_of(float2 u) { return make_float2(u.x, -u.y); }
-
 /// Pixel i of row `row` (of [lo, lo + need)) of trajectory rows w, the inverse transform of its
 /// Hermitian row spectrum summed directly by one warp (every lane gets it): the peak refinement's
 /// few neighbours, which the chunk that held the peak may no longer hold.
@@ -197,7 +195,7 @@ __device__ float row_pixel(const float2* __restrict__ w, int hx, int x, int row,
   const int lane = threadIdx.x % 32;
   float acc = 0;
   for (int kx = lane; kx < x; kx += 32) {
-    const float2 u = kx <= x / 2 ? w[row * hx + kx] : conj_of(w[row * hx + x - kx]);
+    const float2 u = kx <= x / 2 ? w[row * hx + kx] : bf::conj_of(w[row * hx + x - kx]);
     float sn, cs;
     sincospif(2.0f * static_cast<float>((kx * i) & (x - 1)) / static_cast<float>(x), &sn, &cs);
     acc = __fmaf_rn(u.x, cs, __fmaf_rn(-u.y, sn, acc)); // + Re(u · e^{+2πi·kx·i/x})
@@ -242,7 +240,7 @@ __global__ void __launch_bounds__(kMaxPeakThreads, kPeakBlocksPerSm)
         const int row = 2 * (m0 + m) + c;
         if (row >= pr.need) v[c] = make_float2(0, 0);
         else if (kx <= x / 2) v[c] = w[row * hx + kx];
-        else v[c] = conj_of(w[row * hx + x - kx]);
+        else v[c] = bf::conj_of(w[row * hx + x - kx]);
       }
       data[m * pitch + kx] = make_float2(v[0].x - v[1].y, -(v[0].y + v[1].x)); // conj X
     }
