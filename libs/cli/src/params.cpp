@@ -1,6 +1,7 @@
 #include "frost/cli/params.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
@@ -26,7 +27,8 @@ bool parse_double(const std::string& s, double* out) {
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(s.c_str(), &end);
-  if (errno != 0 || *end != '\0') return false;
+  // nan and inf are no value any option means.
+  if (errno != 0 || *end != '\0' || !std::isfinite(v)) return false;
   *out = v;
   return true;
 }
@@ -193,7 +195,7 @@ void Params::check_value(const Param& p, const std::string& v) const {
   }
   case ParamType::Real:
   case ParamType::Reals:
-    if (!parse_double(v, &num)) bad("expected a number");
+    if (!parse_double(v, &num)) bad("expected a finite number");
     break;
   case ParamType::Choice: {
     bool ok = false;

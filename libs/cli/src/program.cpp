@@ -25,6 +25,8 @@ namespace {
 // Interrupted runs leave no partial output behind: the temporaries of uncommitted AtomicFiles
 // are unlinked, then the process ends with the documented status (130 SIGINT, 143 SIGTERM).
 extern "C" void on_terminating_signal(int sig) {
+  // An OutputSet renaming its files finishes first, then raises the signal again.
+  if (defer_terminating_signal(sig)) return;
   remove_pending_temporaries();
   const char msg[] = "\ninterrupted: partial outputs removed\n";
   ssize_t ignored = ::write(STDERR_FILENO, msg, sizeof msg - 1);
@@ -85,10 +87,10 @@ void Program::define_common() {
   params_.flag("--describe", "print the parameters as JSON (for workflow wrappers) and exit").in_section("General");
   params_.flag("--validate", "check the command line and exit without running").in_section("General");
   params_.integer("--verbose", 1, "0 quiet, 1 normal, 2 detailed").alias("-v").range(0, 2).in_section("General");
-  params_.integer("--thr", 0, "CPU threads (0: FROST_NUM_THREADS or all cores)").at_least(0).in_section("Execution");
+  params_.integer("--thr", 0, "CPU threads (0: FROST_NUM_THREADS or all cores)").range(0, kMaxThreads).in_section("Execution");
   params_.choice("--progress", "auto", {"auto", "bar", "lines", "none"},
                  "progress on stderr: a bar on a terminal, lines otherwise").in_section("General");
-  params_.text_optional("--log", "also append all messages to this file").meta("file").in_section("General");
+  params_.text_optional("--log", "also append all messages to this file").meta("file").in_section("General").output_file();
 }
 
 void Program::apply_common() {
@@ -97,7 +99,17 @@ void Program::apply_common() {
   set_verbosity(worker && !params_.given("--verbose") ? 0 : static_cast<int>(params_.get_int("--verbose")));
   set_default_progress_mode(worker ? ProgressMode::None : parse_progress_mode(params_.get_text("--progress")));
   set_num_threads(static_cast<int>(params_.get_int("--thr")));
-  if (params_.given("--log")) set_log_file(params_.get_text("--log"));
+}
+
+void Program::check_files(bool validate_only) const {
+  RunFiles files;
+  for (const auto& p : params_.declared()) {
+    if (p.role == PathRole::None || !params_.has(p.name)) continue;
+    if (p.role == PathRole::Input) files.input(p.name, params_.get_text(p.name));
+    else files.output(p.name, params_.get_text(p.name));
+  }
+  add_run_files(files);
+  check_run_files(files, !validate_only);
 }
 
 int Program::main(int argc, const char* const* argv) {
@@ -160,10 +172,13 @@ int Program::main(int argc, const char* const* argv) {
       log_detail("devices checked");
     }
     validate();
+    // Inputs, outputs and their folders are checked before any work, --validate included.
+    check_files(params_.flag_value("--validate"));
     if (params_.flag_value("--validate")) {
       std::cout << "command line is valid\n";
       return 0;
     }
+    if (params_.given("--log")) set_log_file(params_.get_text("--log"));
 
     install_signal_handlers();
     log_info(build_line(name_));
@@ -174,7 +189,7 @@ int Program::main(int argc, const char* const* argv) {
     return run();
   } catch (const Error& e) {
     if (e.code() == ExitCode::Usage) {
-      std::cerr << name_ << ": " << e.what() << "\nsee '" << name_ << " --help'\n";
+      std::cerr << name_ << ": " << printable(e.what()) << "\nsee '" << name_ << " --help'\n";
     } else {
       log_error(e.what());
       if (!e.where().empty()) log_detail("  raised at " + e.where());

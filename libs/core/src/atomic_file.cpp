@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -39,6 +40,12 @@ void unregister_tmp(int slot) {
   if (slot >= 0) g_used[slot].store(false);
 }
 std::string errno_text() { return std::strerror(errno); }
+
+// The set AtomicFile::commit() hands its file to, per thread (OutputSet).
+thread_local OutputSet* t_current_set = nullptr;
+// OutputSets renaming right now, and a SIGINT/SIGTERM that arrived meanwhile.
+std::atomic<int> g_committing{0};
+std::atomic<int> g_deferred_signal{0};
 
 // The folder holding `path` ("." for a bare name).
 std::string folder_of(const std::string& path) {
@@ -97,6 +104,11 @@ void AtomicFile::commit() {
     std::remove(tmp_.c_str());
     throw_input_error(path_, "could not finish writing (" + errno_text() + ")");
   }
+  if (t_current_set != nullptr) {
+    t_current_set->adopt({tmp_, path_, slot_});
+    slot_ = -1;
+    return;
+  }
   if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
     const std::string why = errno_text();
     std::remove(tmp_.c_str());
@@ -106,6 +118,70 @@ void AtomicFile::commit() {
   unregister_tmp(slot_);
   slot_ = -1;
   remove_stale_temporaries(path_);
+}
+
+OutputSet::OutputSet() : previous_(t_current_set) { t_current_set = this; }
+
+OutputSet::~OutputSet() {
+  if (t_current_set == this) t_current_set = previous_;
+  if (committed_) return;
+  for (const Pending& p : pending_) {
+    std::remove(p.tmp.c_str());
+    unregister_tmp(p.slot);
+  }
+}
+
+void OutputSet::adopt(Pending p) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  FROST_EXPECTS(!committed_, "file handed to an OutputSet after its commit");
+  pending_.push_back(std::move(p));
+}
+
+std::vector<std::string> OutputSet::paths() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::string> out;
+  for (const Pending& p : pending_) out.push_back(p.path);
+  return out;
+}
+
+void OutputSet::commit() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  FROST_EXPECTS(!committed_, "OutputSet committed twice");
+  if (t_current_set == this) t_current_set = previous_;
+  committed_ = true;
+  g_committing.fetch_add(1);
+  std::string failed, why;
+  std::size_t done = 0;
+  // Old outputs go first, so that no kill can leave an old file beside a new one.
+  for (const Pending& p : pending_)
+    if (::unlink(p.path.c_str()) != 0 && errno != ENOENT && failed.empty()) {
+      failed = p.path;
+      why = "could not remove the previous output (" + errno_text() + ")";
+    }
+  for (; failed.empty() && done < pending_.size(); ++done)
+    if (std::rename(pending_[done].tmp.c_str(), pending_[done].path.c_str()) != 0) {
+      failed = pending_[done].path;
+      why = "could not rename the temporary output into place (" + errno_text() + ")";
+    }
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    if (i >= done || !failed.empty()) std::remove(pending_[i].tmp.c_str());
+    unregister_tmp(pending_[i].slot);
+  }
+  g_committing.fetch_sub(1);
+  if (const int sig = g_deferred_signal.exchange(0); sig != 0 && g_committing.load() == 0) std::raise(sig);
+  if (!failed.empty()) throw_input_error(failed, why);
+  if (outputs_synced())
+    for (const Pending& p : pending_) sync_folder_of(p.path);
+  for (const Pending& p : pending_) remove_stale_temporaries(p.path);
+}
+
+OutputSet::Use::Use(OutputSet& set) : previous_(t_current_set) { t_current_set = &set; }
+OutputSet::Use::~Use() { t_current_set = previous_; }
+
+bool defer_terminating_signal(int sig) noexcept {
+  if (g_committing.load() == 0) return false;
+  g_deferred_signal.store(sig);
+  return true;
 }
 
 void remove_stale_temporaries(const std::string& path) noexcept {

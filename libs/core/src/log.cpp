@@ -1,10 +1,13 @@
 #include "frost/core/log.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 
 #include "frost/core/env.hpp"
+#include "frost/core/error.hpp"
 
 namespace frost {
 
@@ -19,7 +22,7 @@ const auto g_loaded = std::chrono::steady_clock::now();
 const bool g_times = env_flag("FROST_LOG_TIMES");
 
 void emit(const std::string& message) {
-  std::string line = message;
+  std::string line = printable(message);
   if (g_times) {
     char stamp[32];
     std::snprintf(stamp, sizeof stamp, "[%9.1f ms] ",
@@ -42,6 +45,28 @@ void set_log_file(const std::string& path) {
   std::lock_guard<std::mutex> lock(g_mutex);
   if (g_log_file) std::fclose(g_log_file);
   g_log_file = path.empty() ? nullptr : std::fopen(path.c_str(), "a");
+  if (!path.empty() && !g_log_file)
+    throw_input_error(path, std::string("cannot open the log file for appending (") + std::strerror(errno) + ")");
+}
+
+std::string printable(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    // Control bytes (a binary file's header quoted in a message) would drive the terminal;
+    // UTF-8 sequences (Å, paths) pass.
+    if (c < 0x20 && c != '\n' && c != '\t') {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else if (c == 0x7f) {
+      out += "\\x7f";
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
 }
 
 void log_info(const std::string& m) {

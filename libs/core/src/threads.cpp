@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <thread>
 
@@ -12,10 +13,10 @@ int g_threads = 0;
 }
 
 int num_threads() {
-  if (g_threads > 0) return g_threads;
+  if (g_threads > 0) return std::min(g_threads, kMaxThreads);
   if (const char* env = std::getenv("FROST_NUM_THREADS")) {
     const int n = std::atoi(env);
-    if (n > 0) return n;
+    if (n > 0) return std::min(n, kMaxThreads);
   }
   const unsigned hc = std::thread::hardware_concurrency();
   return hc > 0 ? static_cast<int>(hc) : 1;

@@ -10,6 +10,10 @@ namespace frost::cli {
 
 enum class ParamType { Flag, Int, Real, Text, Choice, Ints, Reals };
 
+/// What a text parameter names on disk, for the checks Program makes before any work: an input is
+/// never written, and no output names an input or another output (docs/conventions.md#outputs).
+enum class PathRole { None, Input, Output };
+
 /// One declared parameter. Built fluently: `p.real("--sampling", 1.0, "pixel size [A]").alias("--sampling_rate")`.
 struct Param {
   std::string name;                 ///< canonical spelling, e.g. "--padding" or "-i"
@@ -20,6 +24,7 @@ struct Param {
   int count = 1;                    ///< number of values for Ints/Reals (-1: one or more)
   std::string help, section = "Options", value_name;
   bool required = false, expert = false;
+  PathRole role = PathRole::None;
   bool has_min = false, has_max = false;
   double min = 0, max = 0;
 
@@ -30,6 +35,9 @@ struct Param {
   Param& range(double lo, double hi) { has_min = has_max = true; min = lo; max = hi; return *this; }
   Param& at_least(double lo) { has_min = true; min = lo; return *this; }
   Param& meta(const std::string& v) { value_name = v; return *this; }
+  /// The value is a file the run reads (must exist) / writes (checked before the run starts).
+  Param& input_file() { role = PathRole::Input; return *this; }
+  Param& output_file() { role = PathRole::Output; return *this; }
 };
 
 /// The declared parameters of one program and, after parse(), their values.

@@ -7,6 +7,7 @@
 
 #include "frost/cli/params.hpp"
 #include "frost/core/device.hpp"
+#include "frost/core/run_files.hpp"
 
 namespace frost::cli {
 
@@ -28,6 +29,10 @@ protected:
   virtual void define(Params& p) = 0;
   /// Cross-parameter checks after parsing; throw frost::Error(Usage) on conflicts.
   virtual void validate() {}
+  /// Files the run reads and writes besides the options declared input_file()/output_file():
+  /// derived outputs (half maps, the STAR beside an XMD, a batch's per-movie files) and the data
+  /// files metadata names. All are checked before run(), and by --validate (run_files.hpp).
+  virtual void add_run_files(RunFiles& files) const { (void)files; }
   /// The work. Return 0 on success (or a non-zero status for partial failures).
   virtual int run() = 0;
 
@@ -45,6 +50,8 @@ protected:
 private:
   void define_common();
   void apply_common();
+  /// Every declared input/output option's value, then add_run_files(); checked (run_files.hpp).
+  void check_files(bool validate_only) const;
   std::string command_line_;
   std::string name_, summary_;
   Params params_;

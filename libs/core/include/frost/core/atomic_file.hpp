@@ -2,12 +2,16 @@
 /// @file atomic_file.hpp
 /// @brief Outputs appear whole or not at all: write to a temporary name, then rename.
 #include <cstdio>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace frost {
 
 /// Writes go to `<path>.frost-tmp-<pid>` in the same directory; commit() flushes and renames it
-/// to `path` (and, with outputs_synced(), fsyncs the file before and its folder after). If the object dies uncommitted (exception) the temporary is removed;
+/// to `path` (and, with outputs_synced(), fsyncs the file before and its folder after). While an
+/// OutputSet is open on the calling thread, commit() only finishes the temporary and hands it to
+/// the set, which renames all of its files together. If the object dies uncommitted (exception) the temporary is removed;
 /// if the process is killed by SIGINT/SIGTERM the program base removes it (see
 /// remove_pending_temporaries). A SIGKILL leaves its temporary behind: the next commit of the
 /// same path removes temporaries of it whose process no longer exists on this machine.
@@ -33,6 +37,56 @@ private:
   std::FILE* file_ = nullptr;
   int slot_ = -1;
 };
+
+/// @brief The outputs of one run (or of one movie of a batch) appear together or not at all.
+///
+/// While a set is open on a thread, every AtomicFile committed on that thread is finished but
+/// kept under its temporary name. commit() then removes the old files of the set's paths and
+/// renames every temporary into place, with SIGINT/SIGTERM held back until the last rename:
+/// an interrupted run leaves the previous outputs or the new ones, never a mix, and a SIGKILL
+/// during the renames leaves some new files and the rest missing, which a resumed batch sees as
+/// unfinished. A set destroyed uncommitted (an exception) removes its temporaries.
+class OutputSet {
+public:
+  OutputSet();
+  ~OutputSet();
+  OutputSet(const OutputSet&) = delete;
+  OutputSet& operator=(const OutputSet&) = delete;
+
+  /// Renames every finished file into place; throws frost::Error(Input) naming the file whose
+  /// rename failed (the ones before it are in place, the rest removed).
+  void commit();
+  /// Final paths of the files handed to the set so far.
+  std::vector<std::string> paths() const;
+
+  /// Makes a set current on another thread (a writer thread) for the guard's lifetime.
+  class Use {
+  public:
+    explicit Use(OutputSet& set);
+    ~Use();
+    Use(const Use&) = delete;
+    Use& operator=(const Use&) = delete;
+
+  private:
+    OutputSet* previous_;
+  };
+
+private:
+  friend class AtomicFile;
+  struct Pending {
+    std::string tmp, path;
+    int slot;
+  };
+  void adopt(Pending p);
+  mutable std::mutex mutex_;
+  std::vector<Pending> pending_;
+  OutputSet* previous_;
+  bool committed_ = false;
+};
+
+/// For the program's SIGINT/SIGTERM handler: true while an OutputSet renames its files, in which
+/// case the signal is recorded and raised again after the last rename (async-signal-safe).
+bool defer_terminating_signal(int sig) noexcept;
 
 /// Whether commit() forces outputs to the disk (fsync): `$FROST_FSYNC` = 1/yes/true/on (read at
 /// each commit). Off by default, like the peer programs: the rename alone keeps an output whole when a
