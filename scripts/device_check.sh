@@ -143,22 +143,22 @@ for b in $(find "$build/bench" -type f -name 'frost_bench_*' -perm -u+x | sort);
     mkdir -p "$out/advisor-csv"
     args+=(--budget-s "${FROST_ADVISOR_BUDGET_S:-240}" --csv "$out/advisor-csv")
   elif [ "$name" = frost_bench_reconstruction ]; then
-    # Fourier reconstruction (fourier-reconstruction.md §13.4-13.5): 128^2 x 30k images with I
+    # Fourier reconstruction (docs/reconstruct_fourier.md#benchmarks): 128^2 x 30k images with I
     # symmetry in full, the other cases with fewer images (images/s and the extrapolated full-size
     # time are reported); no new case starts after the budget, and a hard timeout backs it up.
     recon_budget=${FROST_RECON_BENCH_BUDGET_S:-120}
     args+=(--suite check --budget-s "$recon_budget")
     runner=(timeout -k 10 $((recon_budget + 120)))
   elif [ "$name" = frost_bench_align_significant ]; then
-    # Align significant (align-significant.md §9): the Table 2.2 task, 2000 images x 1692
-    # references, on the first GPU at every size with the fused steps (~85 s), after the cuFFT
+    # Align significant (docs/align_significant.md#where-the-time-goes): the anchor task, 2000 images x 1692
+    # references, on the first GPU at every size with the fused steps, after the cuFFT
     # pipeline of every step on 200 references at 64 and 128 px (the baseline of the ratio).
     # (its own sizes; it takes no --quick)
     args=()
     runner=(timeout -k 10 300 bash -c '"$0" --device 0 --images 2000 --refs 200 --sizes 64,128 --pipeline cufft &&
       "$0" --device 0 --images 2000 --refs 1692 --sizes 32,64,128,256 --pipeline fused')
   elif [ "$name" = frost_bench_movie_align ]; then
-    # Movie alignment (movie-alignment.md §11, §15.9): file -> micrograph on the GPU, Falcon and
+    # Movie alignment (docs/movie_align.md#benchmarks): file -> micrograph on the GPU, Falcon and
     # K3 first (the 0.5 s targets), then the other sizes while the budget lasts (movies in /tmp).
     movie_budget=${FROST_MOVIE_BENCH_BUDGET_S:-120}
     args+=(--suite check --budget-s "$movie_budget")
@@ -166,7 +166,7 @@ for b in $(find "$build/bench" -type f -name 'frost_bench_*' -perm -u+x | sort);
   fi
   ${runner[@]+"${runner[@]}"} "$b" "${args[@]}" > "$out/$name.txt" 2> "$out/$name.stderr" || { bench_rc=1; log "$name failed"; tail -5 "$out/$name.stderr"; }
 done
-# Kernel autotuning (autotuning.md §12.2 G1, G2): every configuration of every tuned kernel
+# Kernel autotuning (G1, G2 of docs/tune.md#gpu-validation): every configuration of every tuned kernel
 # verified against the default's output, then the default and the best benched side by side, into
 # a scratch tuning cache. --quick: one preset per kernel.
 tune="$build/apps/tune/frost_tune"

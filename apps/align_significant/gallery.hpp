@@ -1,6 +1,6 @@
 #pragma once
 /// @file gallery.hpp
-/// @brief Volume mode (align-significant.md §4.3): references projected by frost from a map at
+/// @brief Volume mode (docs/align_significant.md#volume-mode): references projected by frost from a map at
 /// near-uniform directions of one asymmetric unit, psi = 0, `ref` = 0-based generation order.
 #include <string>
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file image_set.hpp
 /// @brief The experimental images and the references of frost_align_significant
-/// (align-significant.md §4): metadata rows, their images, checks and the odd-size crop.
+/// (docs/align_significant.md#inputs): metadata rows, their images, checks and the odd-size crop.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -26,14 +26,16 @@ ImageTable read_image_table(const std::string& spec, double pixel_size);
 
 /// @brief Loads rows [first, first + count) of `table` into a stack. Every image must be square
 /// and of size `box` (before cropping; 0 = take the first image's size); odd sizes are cropped to
-/// the even size by dropping the last column and row (Xmipp parity, §4.4 item 3); a NaN or Inf
-/// pixel is an input error. Errors name the metadata file, the row and the image file.
+/// the even size by dropping the last column and row (Xmipp parity, item 3 of
+/// docs/align_significant.md#checks-and-normalisation); a NaN or Inf pixel is an input error.
+/// Errors name the metadata file, the row and the image file.
 Image<float> load_images(const ImageTable& table, std::size_t first, std::size_t count, int box);
 
 /// @brief Size of the first image of `table` (x, y), for the size checks before loading.
 Shape first_image_shape(const ImageTable& table);
 
-/// Reference directions (rot, tilt, psi) and `ref` ids of a reference table (§4.2).
+/// Reference directions (rot, tilt, psi) and `ref` ids of a reference table
+/// (docs/align_significant.md#images-and-references).
 struct ReferenceInfo {
   std::vector<geom::EulerAngles> angles;
   std::vector<std::int64_t> ids;

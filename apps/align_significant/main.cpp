@@ -1,7 +1,7 @@
 // frost_align_significant: pose estimation of particle images against reference projections
-// (spec align-significant.md): every image is aligned to every reference by the iterative
-// shift/rotation estimator (§5), pairs are scored by Pearson CC, weighted by significance within
-// angular neighbourhoods and the best N references per image are written (§6, §7). CPU backend
+// (docs/align_significant.md): every image is aligned to every reference by the iterative
+// shift/rotation estimator, pairs are scored by Pearson CC, weighted by significance within
+// angular neighbourhoods and the best N references per image are written. CPU backend
 // (FFTW + threads), CUDA (`--device <ids>`, cuda/alignment) and MPI (images split over ranks,
 // results merged in input order on rank 0).
 #include <algorithm>
@@ -40,7 +40,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-/// "<odir>/<o>" unless -o is absolute (§3.1).
+/// "<odir>/<o>" unless -o is absolute (docs/align_significant.md#xmipp-compatible-options).
 std::string join_output(const std::string& odir, const std::string& o) {
   if (o.empty() || o.front() == '/' || odir.empty() || odir == ".") return o;
   return odir + "/" + o;
@@ -180,7 +180,7 @@ private:
     const double pixel = params().get_real("--pixel-size");
     const std::string input = params().get_text("-i");
 
-    // Inputs and checks, in the order of §4.4.
+    // Inputs and checks, in the order of docs/align_significant.md#checks-and-normalisation.
     app::ImageTable images = app::read_image_table(input, pixel);
     if (images.rows.rows() == 0) throw_input_error(input, "no enabled images");
     app::ImageTable ref_table;

@@ -1,6 +1,6 @@
 #pragma once
 /// @file outputs.hpp
-/// @brief The metadata frost_align_significant writes (align-significant.md §7.1): the Xmipp
+/// @brief The metadata frost_align_significant writes (docs/align_significant.md#main-metadata): the Xmipp
 /// .xmd with one row per kept pair, a RELION STAR with the same poses, the CC matrix dump.
 #include <string>
 #include <vector>
@@ -25,10 +25,10 @@ meta::Block result_block(const ImageTable& images, const ReferenceInfo& refs,
 void write_results(const meta::Block& block, const std::string& xmd_path, const std::string& star_path,
                    double pixel_size, int box);
 
-/// @brief `--oUpdatedRefs` (§7.2): the averages as a SPIDER stack `<base>.stk` and `<base>.xmd`
-/// with block `classes` (ref, image = k@<base>.stk, classCount) and, per reference with rows,
-/// block `class%06d_images` (its rows of `block`, without maxCC); both atomically. `block`
-/// holds one row per entry of `rows`, in that order (result_block).
+/// @brief `--oUpdatedRefs` (docs/align_significant.md#updated-references): the averages as a SPIDER
+/// stack `<base>.stk` and `<base>.xmd` with block `classes` (ref, image = k@<base>.stk, classCount)
+/// and, per reference with rows, block `class%06d_images` (its rows of `block`, without maxCC);
+/// both atomically. `block` holds one row per entry of `rows`, in that order (result_block).
 void write_updated_references(const std::string& base, const align::ClassAverages& classes, const ReferenceInfo& refs,
                               const meta::Block& block, const std::vector<align::Assignment>& rows);
 

@@ -1,5 +1,6 @@
 // frost_fft_advisor: recommends (and on a GPU or with FFTW, measures) FFT sizes and settings
-// (fft-advisor.md §7). The same logic is the SizeAdvisor library call every program uses.
+// (docs/fft_advisor.md#the-program-frost_fft_advisor). The same logic is the SizeAdvisor library
+// call every program uses.
 #include <iostream>
 #include <memory>
 

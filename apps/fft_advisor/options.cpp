@@ -63,7 +63,8 @@ void define_options(Params& p) {
   p.flag("-q", "quiet: errors only").in_section("Output");
   p.text_optional("--sizes", "wisdom: comma-separated sizes XxYxZ to plan").meta("list").in_section("Output");
 
-  // The reference tool's flags (§7.1), mapped onto the options above.
+  // The reference tool's flags (docs/fft_advisor.md#subcommands-and-reference-aliases), mapped onto
+  // the options above.
   const char* ref = "Reference aliases";
   p.flag("--realOnly", "= --kind real").in_section(ref).advanced();
   p.flag("--complexOnly", "= --kind c2c").in_section(ref).advanced();
@@ -201,7 +202,7 @@ SubcommandLine split_subcommand(int argc, const char* const* argv) {
     while (i < argc && argv[i][0] != '-' && s.positional.size() < 2) s.positional.emplace_back(argv[i++]);
   for (; i < argc; ++i) {
     const std::string a = argv[i];
-    // The reference's mode tokens, with their COUNT (§4.1, §7.1).
+    // The reference's mode tokens, with their COUNT (docs/fft_advisor.md#subcommands-and-reference-aliases).
     if ((a == "-recommend" || a == "-find") && s.subcommand.empty()) {
       s.subcommand = a.substr(1);
       if (i + 1 < argc) {

@@ -1,5 +1,6 @@
 #pragma once
-// frost_fft_advisor's options (fft-advisor.md §7.2) and the reference tool's spellings (§7.1).
+// frost_fft_advisor's options (docs/fft_advisor.md#options) and the reference tool's spellings
+// (docs/fft_advisor.md#subcommands-and-reference-aliases).
 #include <string>
 #include <vector>
 

@@ -12,9 +12,11 @@
 
 namespace frost::advisor_app {
 
-/// `cache list | show KEY | clear | export FILE | import FILE | compact` (fft-advisor.md §7.1).
+/// `cache list | show KEY | clear | export FILE | import FILE | compact`
+/// (docs/fft_advisor.md#subcommands-and-reference-aliases).
 int run_cache(const cli::Params& p, const std::vector<std::string>& positional);
-/// `wisdom --sizes A,B,...`: plans each size with --fftw-effort and saves FFTW wisdom (§9.3).
+/// `wisdom --sizes A,B,...`: plans each size with --fftw-effort and saves FFTW wisdom
+/// (docs/fft_advisor.md#wisdom).
 int run_wisdom(const cli::Params& p);
 
 using fft::cpu_model;

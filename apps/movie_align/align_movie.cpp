@@ -164,8 +164,8 @@ MovieSummary align_movie(const std::string& movie, const AlignOptions& o, const 
   const motion::SumRange range = sum_range(movie, o, first, count);
   // The frames where the device holds them: host RAM (--device cpu) or the GPU, which takes MRC
   // frames as their stored bytes and decodes them itself, other frames decoded on CPU threads
-  // while uploading (movie-alignment.md §10.1); with --low-memory on the CPU, integer counts
-  // corrected whenever a stage reads a frame (§4.5).
+  // while uploading (docs/movie_align.md#the-cuda-backend); with --low-memory on the CPU, integer counts
+  // corrected whenever a stage reads a frame (docs/movie_align.md#binning-and-memory).
   std::unique_ptr<LoadedMovie> frames;
   if (o.gpu >= 0)
     frames = gpu_movie(reader, o.gpu, o.gpu_memory_fraction, o.read.hot_pixel_sigma > 0, std::move(gpu_ready), o.tuning);

@@ -1,5 +1,5 @@
 #pragma once
-// One movie through the pipeline of movie-alignment.md §10.2: read -> global -> local -> render ->
+// One movie through the pipeline of docs/movie_align.md#the-cpu-backend: read -> global -> local -> render ->
 // write. Used once in single-movie mode and per line in batch mode.
 #include <string>
 

@@ -139,7 +139,7 @@ void define_align_options(cli::Params& p) {
   p.real("--voltage", 300.0, "acceleration voltage [kV]: 100, 200 or 300").alias("--kV").in_section(kSum);
   p.choice("--normalize", "sum", {"sum", "mean"}, "write the frame sum (RELION) or the mean (Xmipp --oavg)")
       .in_section(kSum);
-  tuning::declare_tuning_options(p); // autotuning.md §10.1: the GPU kernels' launches
+  tuning::declare_tuning_options(p); // docs/tune.md#common-options: the GPU kernels' launches
 }
 
 void validate_align_options(const cli::Params& p) {

@@ -1,5 +1,5 @@
 #pragma once
-// The command line of frost_movie_align (movie-alignment.md §3) turned into library settings and
+// The command line of frost_movie_align (docs/movie_align.md#command-line) turned into library settings and
 // output paths. Options keep Xmipp's FlexAlign names; new ones are kebab-case.
 #include <optional>
 #include <string>
@@ -53,12 +53,13 @@ struct AlignOptions {
   bool overwrite = false;              ///< batch mode: redo movies whose outputs exist
   int gpu = -1;                        ///< --device <id>: CUDA device (-1 = the CPU)
   double gpu_memory_fraction = 0.9;    ///< --gpu-mem-fraction
-  bool low_memory = false;             ///< --low-memory: integer counts in RAM, corrected on the fly (§4.5)
+  bool low_memory = false;             ///< --low-memory: integer counts in RAM, corrected on the fly
   std::string storage;                 ///< --storage resolved to the FFT cache directory ("" = none)
-  tuning::TuningOptions tuning;        ///< --tune ... (autotuning.md §10.1): the GPU kernels' launches from the cache
+  tuning::TuningOptions tuning;        ///< --tune ...: the GPU kernels' launches from the cache
 };
 
-/// Declares the options of §3 on `p` (the device option is added by the program).
+/// Declares the options of docs/movie_align.md#command-line on `p` (the device option is added by
+/// the program).
 void define_align_options(cli::Params& p);
 /// Cross-option checks that need no file; frost::Error(Usage) naming the option.
 void validate_align_options(const cli::Params& p);

@@ -1,7 +1,7 @@
 #pragma once
-// The frost alignment STAR (movie-alignment.md §8.2): data_general with the movie facts, sizes and
-// diagnostics, then the model blocks of frost::motion (global shifts, B-spline coefficients and the
-// per-patch measurements).
+// The frost alignment STAR (docs/movie_align.md#the-frost-alignment-star): data_general with the
+// movie facts, sizes and diagnostics, then the model blocks of frost::motion (global shifts,
+// B-spline coefficients and the per-patch measurements).
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/motion/global_alignment.hpp"
 #include "frost/motion/local_alignment.hpp"

@@ -1,7 +1,7 @@
 #pragma once
-// Batch mode (movie-alignment.md §10.3): -i names a text file with one movie per line; every
-// movie is aligned in this process, outputs that exist are skipped unless --overwrite, and a
-// failed movie is reported while the batch goes on.
+// Batch mode (docs/movie_align.md#batch-mode-mpi-and-device-choice): -i names a text file with one
+// movie per line; every movie is aligned in this process, outputs that exist are skipped unless
+// --overwrite, and a failed movie is reported while the batch goes on.
 #include <string>
 #include <vector>
 

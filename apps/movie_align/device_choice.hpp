@@ -1,5 +1,5 @@
 #pragma once
-// Which device one frost_movie_align process uses (movie-alignment.md §3 --device, §10.3): one
+// Which device one frost_movie_align process uses (docs/movie_align.md#batch-mode-mpi-and-device-choice): one
 // GPU per process, taken by the node-local MPI rank; the default `auto` falls back to the CPU
 // when no CUDA device is visible or frost was built without CUDA.
 #include <string>

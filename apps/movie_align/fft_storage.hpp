@@ -1,5 +1,5 @@
 #pragma once
-// --storage (movie-alignment.md §3; Xmipp's --storage, which Scipion sets to
+// --storage (docs/movie_align.md#command-line; Xmipp's --storage, which Scipion sets to
 // <extra>/fftBenchmark.txt): where frost_movie_align keeps its persistent FFT cache.
 #include <string>
 

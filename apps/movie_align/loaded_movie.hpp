@@ -1,7 +1,7 @@
 #pragma once
 // The frames of one movie where the chosen device holds them (host RAM for --device cpu, the
 // GPU for --device <id>), seen through the three backend interfaces of libs/motion, so
-// align_movie() runs one pipeline for both (movie-alignment.md §10.1-10.2).
+// align_movie() runs one pipeline for both (docs/movie_align.md#pipeline-and-backends).
 #include <future>
 #include <memory>
 #include <string>
@@ -49,7 +49,7 @@ std::future<void> prepare_gpu(int gpu);
 /// (frames read with hot-pixel detection are read whole first, then uploaded).
 /// frost::Error(Device) when frost was built without CUDA, the device is missing or the movie
 /// does not fit.
-/// `tuning`: the kernels' launches come from the tuning cache (autotuning.md §10.1).
+/// `tuning`: the kernels' launches come from the tuning cache (docs/tune.md#common-options).
 std::unique_ptr<LoadedMovie> gpu_movie(motion::MovieReader& reader, int gpu, double memory_fraction,
                                        bool read_whole_first, std::future<void> device_ready,
                                        const tuning::TuningOptions& tuning);

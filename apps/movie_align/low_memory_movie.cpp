@@ -1,4 +1,4 @@
-// --low-memory on the CPU (movie-alignment.md §4.5): the frames stay integer counts and every
+// --low-memory on the CPU (docs/movie_align.md#binning-and-memory): the frames stay integer counts and every
 // stage corrects a frame when it reads it (CountFrames, the streamed measurers and renderer).
 #include <cstdio>
 #include <memory>

@@ -1,7 +1,7 @@
-// frost_movie_align: FlexAlign-class movie alignment (spec movie-alignment.md): global alignment of
+// frost_movie_align: FlexAlign-class movie alignment (docs/movie_align.md): global alignment of
 // all frame pairs, local alignment of patches fitted by a cubic B-spline, warped and summed
 // micrographs, and the motion as a queryable model. `frost_movie_align trajectories ...` queries a
-// written model at given coordinates (§9).
+// written model at given coordinates (docs/movie_align.md#querying-the-motion).
 #include <cstring>
 #include <iostream>
 
@@ -38,7 +38,7 @@ public:
 protected:
   void define(cli::Params& p) override {
     define_align_options(p);
-    add_device_option(p, "auto"); // movie-alignment.md §3: the first GPU if present
+    add_device_option(p, "auto"); // docs/movie_align.md#command-line: the first GPU if present
   }
 
   void validate() override { validate_align_options(params()); }
@@ -46,7 +46,7 @@ protected:
   int run() override {
     AlignOptions options = align_options(params());
     // One GPU per process (Scipion runs one process per GPU; MPI ranks on a node take the ids in
-    // turn, movie-alignment.md §10.3). Program::main has already checked that the ids exist.
+    // turn). Program::main has already checked that the ids exist.
     const DeviceChoice choice =
         choose_device(device(), params().get_text("--device"), local_launcher_rank(launcher_rank()));
     options.gpu = choice.gpu;

@@ -111,7 +111,7 @@ meta::MetadataFile relion_motion_star(const MovieFacts& f, const motion::MotionM
 std::optional<motion::RelionPolynomialFit> write_relion_motion(const std::string& path, const MovieFacts& facts,
                                                                const motion::MotionModel& model, double warn_rmsd,
                                                                const std::vector<motion::PatchTrack>* patches) {
-  constexpr int kGrid = 16; // sample points per axis (movie-alignment.md §8.3)
+  constexpr int kGrid = 16; // sample points per axis
   std::optional<motion::RelionPolynomialFit> fit;
   if (model.local)
     fit = motion::fit_relion_polynomial(motion::relion_polynomial_samples(

@@ -1,6 +1,6 @@
 #pragma once
-// RELION's per-micrograph motion STAR (movie-alignment.md §8.3, formats-and-ecosystem.md §6.4),
-// written by --ostar_motion.
+// RELION's per-micrograph motion STAR (docs/movie_align.md#relion-and-xmipp-exports,
+// docs/formats.md#motion-star), written by --ostar_motion.
 #include <optional>
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
-// `frost_movie_align trajectories` (movie-alignment.md §9): the shift of given coordinates at every
-// frame, from an alignment STAR file.
+// `frost_movie_align trajectories` (docs/movie_align.md#querying-the-motion): the shift of given
+// coordinates at every frame, from an alignment STAR file.
 #include "frost/cli/program.hpp"
 
 namespace frost::movie_align {

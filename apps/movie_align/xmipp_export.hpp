@@ -1,6 +1,6 @@
 #pragma once
-// The Xmipp layout of the alignment (movie-alignment.md §8.3; Xmipp storeGlobalShifts and
-// storeResults), written when -o ends in .xmd.
+// The Xmipp layout of the alignment (docs/movie_align.md#relion-and-xmipp-exports; Xmipp
+// storeGlobalShifts and storeResults), written when -o ends in .xmd.
 #include <vector>
 
 #include "frost/metadata/metadata_file.hpp"

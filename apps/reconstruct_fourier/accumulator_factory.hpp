@@ -11,9 +11,9 @@
 namespace frost::app {
 
 /// `gpus` empty = CPU. `streams` = CUDA streams (loader lanes) per GPU. On GPUs the insertion
-/// kernel's launch follows `tuning` (autotuning.md §10.1, §10.3: the cache, and with auto or
-/// dynamic tuning during the run) for `spaces_per_launch` traverse spaces per batch and about
-/// `estimated_launches` batches; the CPU ignores the tuning options (one note).
+/// kernel's launch follows `tuning` (docs/tune.md#dynamic-tuning-in-the-main-loop: the cache, and
+/// with auto or dynamic tuning during the run) for `spaces_per_launch` traverse spaces per batch
+/// and about `estimated_launches` batches; the CPU ignores the tuning options (one note).
 std::unique_ptr<recon::GridAccumulator> make_accumulator(const recon::ReconstructionSettings& settings,
                                                          const recon::GridLayout& layout, int grids,
                                                          const std::vector<int>& gpus, int streams,

@@ -1,7 +1,8 @@
 #pragma once
 /// @file half_grid_reduce.hpp
-/// @brief Sums the folded half grids of every MPI rank on rank 0 (fourier-reconstruction.md §8.4):
-/// one chunked MPI_Reduce of contiguous double buffers per grid, no row-by-row calls.
+/// @brief Sums the folded half grids of every MPI rank on rank 0
+/// (docs/reconstruct_fourier.md#mpi-and-multi-gpu-reduction): one chunked MPI_Reduce of contiguous
+/// double buffers per grid, no row-by-row calls.
 #include <vector>
 
 #include "frost/reconstruction/grid.hpp"

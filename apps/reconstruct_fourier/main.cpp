@@ -1,6 +1,6 @@
 // frost_reconstruct_fourier: 3-D reconstruction by direct Fourier inversion with a Kaiser-Bessel
 // kernel, gather insertion, point-group symmetry and half maps, on the CPU, GPUs and MPI ranks
-// (spec fourier-reconstruction.md; options follow Xmipp's reconstruct_fourier, §6).
+// (docs/reconstruct_fourier.md; options follow Xmipp's reconstruct_fourier).
 #include <algorithm>
 #include <filesystem>
 #include <chrono>

@@ -1,6 +1,6 @@
 #pragma once
 /// @file outputs.hpp
-/// @brief What frost_reconstruct_fourier writes (fourier-reconstruction.md §5.10): maps as
+/// @brief What frost_reconstruct_fourier writes (docs/reconstruct_fourier.md#outputs): maps as
 /// float32 MRC with the pixel size set, the half-map FSC as a STAR table and as text, and with
 /// --pictures PNGs of the map's central sections and of the FSC curves; all atomic.
 #include <string>

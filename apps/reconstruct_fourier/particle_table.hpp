@@ -1,6 +1,6 @@
 #pragma once
 /// @file particle_table.hpp
-/// @brief Reads the particle metadata of a reconstruction (fourier-reconstruction.md §2.2):
+/// @brief Reads the particle metadata of a reconstruction (docs/reconstruct_fourier.md#particle-metadata):
 /// RELION STAR 3.0/3.1/5 or Xmipp .xmd, labels detected, one ParticleRecord per usable row.
 #include <string>
 #include <vector>

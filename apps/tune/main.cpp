@@ -1,10 +1,10 @@
-// frost_tune: offline autotuning tool (autotuning.md §10.2).
+// frost_tune: offline autotuning tool (docs/tune.md#the-program-frost_tune).
 // * list: every kernel space, its parameters, constraints, valid configuration count for this
 //   device (or for a reference device without a GPU), default and signature;
-// * run: search a kernel's space on preset problems (§8.1 protocol, every configuration verified
-//   against the default's output first), bench the default and the best side by side
-//   (interleaved, §12.2 G2) and append the record to the tuning cache;
-// * sweep: verify every configuration, time nothing (§12.2 G1);
+// * run: search a kernel's space on preset problems (docs/tune.md#offline-protocol, every
+//   configuration verified against the default's output first), bench the default and the best side by
+//   side (interleaved, G2 of docs/tune.md#gpu-validation) and append the record to the tuning cache;
+// * sweep: verify every configuration, time nothing (G1 of docs/tune.md#gpu-validation);
 // * cache show | compact: the records of the tuning cache.
 #include <chrono>
 #include <cstdio>
@@ -33,7 +33,7 @@ class FrostTune : public cli::Program {
 public:
   FrostTune(std::string subcommand, std::string action, std::string file)
       : Program("frost_tune",
-                "Offline autotuning of frost's CUDA kernels (autotuning.md §10.2).\n"
+                "Offline autotuning of frost's CUDA kernels (docs/tune.md#the-program-frost_tune).\n"
                 "Usage: frost_tune <subcommand> [options]\n"
                 "  list           tunable kernels: parameters, constraints, valid configurations on this device\n"
                 "                 (or on a reference 1024-thread, 48 KiB device with --device cpu / without a GPU),\n"
@@ -61,7 +61,7 @@ protected:
       p.text("--preset", "all", "preset problems, comma-separated, or 'all'");
       p.choice("--searcher", "", {"", "exhaustive", "random", "annealing", "mcmc"},
                "searcher (default: exhaustive up to 2,000 configurations, else annealing)");
-      p.integer("--budget", 0, "configurations to explore (0: the offline default, §7.3)").at_least(0);
+      p.integer("--budget", 0, "configurations to explore (0: the offline default)").at_least(0);
       p.text("--seed", "0x5eed", "seed of the searcher (combined with the record key)");
       p.choice("--verify", "on", {"on", "off"}, "check each configuration's output against the default's first");
       p.integer("--bench-samples", 20, "interleaved samples of the default and the best (0: no side-by-side bench)")
@@ -74,7 +74,7 @@ protected:
     if (subcommand_ == "list")
       p.flag("--lookup-dynamic", "fr_insert with dynamic blob weights (interpolation = dynamic) instead of the table");
     if (subcommand_ != "list")
-      p.text_optional("--tuning-cache", "tuning cache directory (default: autotuning.md §9.1)").meta("DIR");
+      p.text_optional("--tuning-cache", "tuning cache directory (default: see docs/tune.md#location-and-files)").meta("DIR");
     if (subcommand_ == "cache" && action_ == "prune")
       p.real("--older-than", 0, "cache prune: remove records tuned more than this many days ago").at_least(0);
   }
@@ -99,7 +99,7 @@ protected:
   }
 
 private:
-  /// --tuning-cache, else the default directory (autotuning.md §9.1).
+  /// --tuning-cache, else the default directory.
   std::string cache_dir() const {
     return tuning::tuning_cache_dir(params().given("--tuning-cache") ? params().get_text("--tuning-cache") : "");
   }

@@ -80,7 +80,8 @@ RunSummary run_target(TuneTarget& target, const std::string& preset, const RunOp
         }
       }
       if (status == "ok" && !options.sweep) {
-        // The verification launch was the warm-up (§8.1 step 3) when there was one.
+        // The verification launch was the warm-up (step 2 of docs/tune.md#offline-protocol) when
+        // there was one.
         const bool warmed = difference.has_value();
         m = tuning::measure([&] { if (!warmed) target.sample_ms(named); }, [&] { return target.sample_ms(named); },
                             best_median);
@@ -113,7 +114,7 @@ RunSummary run_target(TuneTarget& target, const std::string& preset, const RunOp
   sum.best = tuning::describe(best);
   sum.best_ms = phase.best_ms();
 
-  // §12.2 G2: the default and the best side by side, interleaved (ABAB), medians.
+  // G2 of docs/tune.md#gpu-validation: the default and the best side by side, interleaved (ABAB), medians.
   if (options.bench_samples > 0 && default_index) {
     const tuning::NamedConfig def = space.named(configs[*default_index]);
     std::vector<double> a, b;

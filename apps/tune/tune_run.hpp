@@ -1,5 +1,6 @@
 #pragma once
-// frost_tune run / sweep on one target (autotuning.md §8.1, §10.2, §12.2 G1 and G2).
+// frost_tune run / sweep on one target (docs/tune.md#offline-protocol; G1 and G2 of
+// docs/tune.md#gpu-validation).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,7 +15,7 @@ namespace frost::tune_app {
 
 struct RunOptions {
   std::optional<tuning::SearcherKind> searcher; ///< unset: exhaustive up to 2,000 configurations, else annealing
-  std::optional<std::size_t> budget;            ///< unset: the offline default (§7.3)
+  std::optional<std::size_t> budget;            ///< unset: the offline default
   std::uint64_t seed = tuning::kDefaultSeed;
   bool verify = true;           ///< check every configuration against the default's output first
   int bench_samples = 20;       ///< G2: interleaved samples of the default and the best (0: skip)

@@ -1,7 +1,7 @@
 #pragma once
-// frost_tune: one tunable kernel on one preset problem, as the offline protocol (autotuning.md
-// §8.1) sees it: its space and problem key, one timed launch of a configuration and the check
-// of a configuration's output against the reference (the default configuration's).
+// frost_tune: one tunable kernel on one preset problem, as the offline protocol
+// (docs/tune.md#offline-protocol) sees it: its space and problem key, one timed launch of a configuration
+// and the check of a configuration's output against the reference (the default configuration's).
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,11 +15,11 @@ class TuneTarget {
 public:
   virtual ~TuneTarget() = default;
   virtual const tuning::KernelSpace& space() const = 0;
-  /// The cache key of this kernel, problem and device (§9.2).
+  /// The cache key of this kernel, problem and device (docs/tune.md#key).
   virtual const tuning::TuningKey& key() const = 0;
   /// One line for the table header: the problem in words.
   virtual std::string describe() const = 0;
-  /// Verification tolerance (§8.1 step 4; order-aware for accumulating kernels).
+  /// Verification tolerance (step 1 of docs/tune.md#offline-protocol; order-aware for accumulating kernels).
   virtual double tolerance() const = 0;
   /// One launch of `config`, timed with CUDA events, in ms; throws when it cannot run.
   virtual double sample_ms(const tuning::NamedConfig& config) = 0;
@@ -29,7 +29,8 @@ public:
   virtual std::string gpu_uuid() const = 0;
 };
 
-/// Kernels frost_tune can run, and the presets of each (§10.2: the executables' shapes).
+/// Kernels frost_tune can run, and the presets of each (docs/tune.md#the-program-frost_tune: the
+/// executables' shapes).
 std::vector<std::string> tunable_kernels();
 std::vector<std::string> presets_of(const std::string& kernel);
 

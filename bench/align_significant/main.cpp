@@ -1,11 +1,11 @@
-// frost_bench_align_significant: pairs/s of the all-pairs aligner (align-significant.md §9,
-// §12.5 test 24) on the sharp analytic phantom at 32, 64, 128 and 256 px, no disk I/O.
-// The Table 2.2 task is 2,000 images x 1,692 references; the CPU path runs scaled-down counts
-// (--images/--refs, default 40 x 20) because it is not a performance product (§9.3 asks for
-// >= 4,000 pairs/s at 32 px and >= 1,000 at 64 px on 2 cores). The anchor's GPU pairs/s are
-// printed for reference. --device <id> times the CUDA backend (cuda/alignment; builds without
-// CUDA exit 4); use --images 2000 --refs 1692 there for the Table 2.2 task. GPU timings exclude
-// one untimed warm-up call per size (context, plans).
+// frost_bench_align_significant: pairs/s of the all-pairs aligner (test 24 of
+// docs/align_significant.md#gpu-parity-and-benchmark) on the sharp analytic phantom at 32, 64, 128
+// and 256 px, no disk I/O. The anchor task is 2,000 images x 1,692 references; the CPU path runs
+// scaled-down counts (--images/--refs, default 40 x 20) because it is not a performance product
+// (docs/align_significant.md#where-the-time-goes asks for >= 4,000 pairs/s at 32 px and >= 1,000 at
+// 64 px on 2 cores). The anchor's GPU pairs/s are printed for reference. --device <id> times the
+// CUDA backend (cuda/alignment; builds without CUDA exit 4); use --images 2000 --refs 1692 there
+// for the anchor task. GPU timings exclude one untimed warm-up call per size (context, plans).
 //
 // Floors (GPU runs; pair_floor below): `stream_s` is the time a pipeline that streams every FFT
 // and warp of a pair through device memory needs at the bandwidth measured in the same run (a
@@ -145,7 +145,7 @@ int run(int argc, char** argv) {
     FROST_THROW(ExitCode::Device, "--device " + device + ": frost was built without CUDA");
 #endif
   }
-  // Anchor GPU pairs/s (seed 000 Table 2.2, RTX 2080), for orientation only.
+  // Anchor GPU pairs/s (Xmipp's published figures on an RTX 2080), for orientation only.
   auto anchor = [](int x) { return x == 32 ? 156000 : x == 64 ? 66700 : x == 128 ? 19600 : x == 256 ? 5280 : 0; };
   const auto blobs = align::phantom_blobs(align::PhantomKind::Sharp);
   std::printf("# %s; %d images x %d references; %s\n", backend->describe().c_str(), n_img, n_ref,

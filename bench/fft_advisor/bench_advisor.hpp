@@ -1,6 +1,6 @@
 #pragma once
 // frost_bench_fft_advisor: shared types of the problem generators, the runner and the reports
-// (fft-advisor.md §12.2 G1 and G2, on cuFFT and FFTW).
+// (G1 and G2 of docs/fft_advisor.md#gpu-validation, on cuFFT and FFTW).
 #include <chrono>
 #include <cstdio>
 #include <cstdint>
@@ -79,14 +79,15 @@ struct Problem {
   fft::AdvisorRequest request;
 };
 
-/// G1 (§2.6): batch uniform 1..6, total uniform in [min_total, max_total], X = total / batch,
+/// G1: batch uniform 1..6, total uniform in [min_total, max_total], X = total / batch,
 /// random precision, real/complex, forward/inverse, placement, batched or not.
 Problem make_g1_problem(Rng& rng, int id, double min_total, double max_total, bool allow_f64);
 /// G2: 2D R2C float out-of-place batched, X and Y log-uniform in [min_side, max_side], batch so
 /// that the total lies in [min_total, max_total]; pad with at most `pad_pct` percent.
 Problem make_g2_problem(Rng& rng, int id, index_t min_side, index_t max_side, double min_total, double max_total,
                         double pad_pct);
-/// The five detector sizes of §2.6, each as crop 10% and pad 20% (square-only for the square one).
+/// The five detector sizes (docs/fft_advisor.md#the-published-experiment-and-the-detector-sizes),
+/// each as crop 10% and pad 20% (square-only for the square one).
 std::vector<Problem> detector_problems(int first_id);
 
 /// Nearest size >= n that is 2^a 3^b 5^c 7^d with exactly `terms` distinct primes (1..4), or with

@@ -1,13 +1,14 @@
-// frost_bench_fft_advisor: validation G1 and G2 of fft-advisor.md §12.2 in one run.
+// frost_bench_fft_advisor: validation G1 and G2 of docs/fft_advisor.md#gpu-validation in one run.
 //
-// G1 replicates the cuFFT paper's Table 3/4 experiment (seed 000 Table 2.4): random 1D problems
-// generated as in §2.6, each measured as the original size, the nearest k-term recommended sizes,
-// the nearest recommended size ("1-4 terms"), the heuristic's first proposal (cuda12), the
-// portable profile's first proposal, and the autotuned choice (find over the top T). G2: random
-// 2D R2C problems and the five detector sizes (crop 10%, pad 20%): portable, heuristic, tuned.
-// Both run on the GPU (cuFFT) and, with smaller problems, on the CPU (FFTW). All configurations
-// of a problem are measured in the same process with the same protocol and input, alternating
-// the order of find and the fixed columns. A hard time budget bounds the whole run.
+// G1 replicates the cuFFT paper's Table 3/4 experiment
+// (docs/fft_advisor.md#the-published-experiment-and-the-detector-sizes): random 1D problems
+// generated as in that experiment, each measured as the original size, the nearest k-term
+// recommended sizes, the nearest recommended size ("1-4 terms"), the heuristic's first proposal
+// (cuda12), the portable profile's first proposal, and the autotuned choice (find over the top T).
+// G2: random 2D R2C problems and the five detector sizes (crop 10%, pad 20%): portable, heuristic,
+// tuned. Both run on the GPU (cuFFT) and, with smaller problems, on the CPU (FFTW). All
+// configurations of a problem are measured in the same process with the same protocol and input,
+// alternating the order of find and the fixed columns. A hard time budget bounds the whole run.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -33,7 +34,7 @@ namespace {
 
 const char* kUsage =
     "usage: frost_bench_fft_advisor [options]\n"
-    "Validation G1 and G2 of fft-advisor.md §12.2 on the GPU (cuFFT) and the CPU (FFTW).\n"
+    "Validation G1 and G2 of docs/fft_advisor.md#gpu-validation on the GPU (cuFFT) and the CPU (FFTW).\n"
     "  --problems N        G1 problems on the GPU (default 2000)\n"
     "  --g2-problems N     G2 random 2D problems on the GPU (default 500; the 5 detector sizes x\n"
     "                      crop/pad come on top unless --no-detectors)\n"
@@ -389,7 +390,7 @@ int run(const Args& args) {
 
   // Header.
   const char* c = "# ";
-  std::printf("%sfrost_bench_fft_advisor: FFT size advisor validation G1/G2 (fft-advisor.md §12.2)\n", c);
+  std::printf("%sfrost_bench_fft_advisor: FFT size advisor validation G1/G2 (docs/fft_advisor.md#gpu-validation)\n", c);
   std::printf("%s%s on %s%s\n", c, now_iso().c_str(), host().c_str(), o.quick ? "  [--quick]" : "");
   std::printf("%s%s\n", c, fft::fft_versions().c_str());
   if (gpu_m)
@@ -401,7 +402,7 @@ int run(const Args& args) {
                 cpu_m->library_versions().c_str(), fft::to_string(o.fftw_effort).c_str(),
                 cpu_f64 ? "" : (", f32 only (f64: " + cpu_f64_note + ")").c_str());
   else std::printf("%scpu: skipped: %s\n", c, cpu_skip.c_str());
-  std::printf("%sprotocol (§6.7): per configuration a fresh plan, work area and buffers; %d untimed warm-ups; then\n"
+  std::printf("%sprotocol (docs/fft_advisor.md#measurement-protocol): per configuration a fresh plan, work area and buffers; %d untimed warm-ups; then\n"
               "%s  samples of one execution each, at least %d and at least %.1f ms summed, at most %d; median per\n"
               "%s  signal. Before every execution the input is regenerated identically (seed %u). GPU: CUDA events on a\n"
               "%s  dedicated stream, L2 %s, a 50 us spin kernel queued before the\n"
@@ -410,7 +411,7 @@ int run(const Args& args) {
               c, o.warmup, c, o.reps, o.min_total_ms, o.max_samples, c, protocol.seed, c,
               o.cold_cache ? "evicted before every sample (cold)" : "not evicted (warm)", c, c,
               o.remeasure ? " The autotuned selection is\n#   measured again after find (no selection bias)." : "");
-  std::printf("%sG1: random 1D problems as in §2.6 (batch 1..6, total elements uniform, X = total/batch, random\n"
+  std::printf("%sG1: random 1D problems as in the cuFFT paper (batch 1..6, total elements uniform, X = total/batch, random\n"
               "%s  precision, real/complex, direction, placement, batched), pad without limit up to the power-of-two\n"
               "%s  cap; GPU %d problems with 1e6..2e7 elements, find top %d (cuda12); CPU %d problems with %.0f..%.0f\n"
               "%s  elements, find top %d (fftw profile); heuristic = first proposal (cuda12 / fftw), portable = portable.\n",
@@ -426,7 +427,7 @@ int run(const Args& args) {
               c, o.seed, o.budget_s, c, o.csv_dir.empty() ? "no CSV" : ("CSV in " + o.csv_dir).c_str());
   std::fflush(stdout);
 
-  // Measurement lock of the GPU (§7.5): held for the whole GPU part.
+  // Measurement lock of the GPU (docs/fft_advisor.md#measurement-lock): held for the whole GPU part.
   std::optional<fft::DeviceLock> lock;
   if (gpu_m) {
     try {

@@ -1,5 +1,5 @@
-// frost_bench_fft_advisor: problem generators (§2.6, §12.2), nearest recommended sizes,
-// statistics and the per-problem measurement cache.
+// frost_bench_fft_advisor: problem generators (docs/fft_advisor.md#gpu-validation), nearest
+// recommended sizes, statistics and the per-problem measurement cache.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -110,8 +110,8 @@ std::vector<Problem> detector_problems(int first_id) {
       r.directions = {fft::Direction::Forward};
       r.placements = {fft::Placement::OutOfPlace};
       r.batched = {true};
-      // Movie alignment (§10): frames cropped in Fourier space by up to 10%, correlation
-      // buffers padded by up to 20%; square when the detector is square.
+      // Movie alignment (docs/fft_advisor.md#consumers): frames cropped in Fourier space by up to
+      // 10%, correlation buffers padded by up to 20%; square when the detector is square.
       r.resize = mode == 0 ? fft::Resize::Crop : fft::Resize::Pad;
       r.max_change_pct = mode == 0 ? 10.0 : 20.0;
       r.square_only = d.x == d.y;

@@ -1,5 +1,5 @@
 // frost_bench_fft_advisor: the tables of one part (cuFFT paper Tables 3, 4 and 5 layouts) and the
-// requirement checks of §12.2 G1/G2.
+// requirement checks of G1/G2 (docs/fft_advisor.md#gpu-validation).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -244,7 +244,7 @@ std::vector<Verdict> report_part(const Part& part, bool informational) {
     std::printf("mean speedups: portable %.3f, heuristic %.3f, tuned %.3f\n", all["portable"].mean,
                 all["heuristic"].mean, all["tuned"].mean);
   }
-  std::printf("checks (fft-advisor.md §12.2 %s)%s:\n", g1 ? "G1" : "G2", tag);
+  std::printf("checks (docs/fft_advisor.md#gpu-validation %s)%s:\n", g1 ? "G1" : "G2", tag);
   for (const Verdict& v : verdicts) std::printf("  [%s] %s\n", v.pass ? "PASS" : "FAIL", v.text.c_str());
   std::fflush(stdout);
   return verdicts;

@@ -1,5 +1,6 @@
-// frost_bench_fft_advisor: measuring the columns of one problem side by side (§12.2: original and
-// advised configurations in the same process, same protocol, same input, alternating order).
+// frost_bench_fft_advisor: measuring the columns of one problem side by side
+// (docs/fft_advisor.md#gpu-validation: original and advised configurations in the same process,
+// same protocol, same input, alternating order).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

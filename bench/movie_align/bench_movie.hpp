@@ -6,7 +6,7 @@
 
 namespace frost::bench {
 
-/// One §11 movie size.
+/// One benchmark movie size (docs/movie_align.md#benchmarks).
 struct MovieSize {
   std::string name;   ///< falcon, k2, k2super, k3, k3super
   index_t x = 0, y = 0;

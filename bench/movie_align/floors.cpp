@@ -1,5 +1,5 @@
 // The floor of one movie size on a GPU: its raw bytes over the measured pinned H2D bandwidth plus
-// one full-size R2C per frame (the forward transforms that every frame needs, §5.1 step 1).
+// one full-size R2C per frame (the forward transforms that every frame needs).
 // Measured through frost::fft so this file needs no CUDA headers.
 #include <chrono>
 

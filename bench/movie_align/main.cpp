@@ -1,4 +1,4 @@
-// frost_bench_movie_align: end-to-end movie alignment at the five sizes of movie-alignment.md §11
+// frost_bench_movie_align: end-to-end movie alignment at the five sizes of docs/movie_align.md#benchmarks
 // (Falcon 4096²x40, K2 3838x3710x40, K2 super 7676x7420x40, K3 5760x4092x30, K3 super
 // 11520x8184x20) on synthetic counting movies. Each movie is written once (MRC mode 0); each case
 // runs the frost_movie_align program (global + local with the default patches, bspline3,
@@ -103,8 +103,8 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// The device's own stage times from its log line ("device: ... upload 51.7 ms (staging ...),
-// spectra 8.0 ms, correlate 12.7 ms, patches 36.1 ms, render 85.3 ms (...)"): their sum is the
+// The device's own stage times from its log line ("device: ... upload U ms (staging ...),
+// spectra S ms, correlate C ms, patches P ms, render R ms (...)"): their sum is the
 // GPU stages' time of the movie (the issue's "GPU stages within 3x of the floor"); -1 when absent.
 double gpu_stages_ms(const std::string& line) {
   double sum = 0;

@@ -52,7 +52,7 @@ double write_synthetic_movie(const std::string& path, const MovieSize& size, dou
   const double norm = 1.0 / std::sqrt(W / 2.0);
   std::vector<double> ca(static_cast<std::size_t>(W * size.x)), sa(ca.size());
   for (int t = 0; t < size.frames; ++t) {
-    // Settling drift (T1-like, §15.1) in pixels.
+    // Settling drift (like T1 of docs/movie_align.md#synthetic-movies) in pixels.
     const double dx = 12.0 * (1.0 - std::exp(-t / 4.0)) + 0.15 * t, dy = -6.0 * (1.0 - std::exp(-t / 3.0)) + 0.1 * t;
 #pragma omp parallel for num_threads(num_threads()) schedule(static)
     for (index_t x = 0; x < size.x; ++x)

@@ -1,4 +1,4 @@
-// frost_bench_reconstruction: Fourier reconstruction (fourier-reconstruction.md §13.4, §13.5) on
+// frost_bench_reconstruction: Fourier reconstruction (docs/reconstruct_fourier.md#benchmarks) on
 // synthetic images held in memory: images/s end to end, the split of load / prepare / insert /
 // finish / finalise, and the insertion kernel's voxel-update and tap rates against the GPU's
 // memory bandwidth and FP32 peak. The CPU path runs the same pipeline at scaled-down sizes.
@@ -216,7 +216,7 @@ std::vector<Case> suite_cases(const Options& o, bool single_on_gpu) {
     add(false, 256, 20, 10000, "i");
     add(false, 256, 1000, 50000, "c1");
   } else {
-    // check: fits the device check's time budget. Every GPU case of Table 2.8 in full (the
+    // check: fits the device check's time budget. Every GPU case of the full suite in full (the
     // exact symmetry split made them short), 128^2 I also with the brick kernel, with the
     // sample FFTs on the CPU, in fast mode and with --sym_mode grid; the CPU cases with few
     // images (images/s and the extrapolated full-size time are reported).

@@ -1,12 +1,13 @@
 // frost_bench_tuned_reconstruction: end-to-end effect of kernel tuning on a reconstruction
-// (autotuning.md §12.2 G6, G7; issue target "auto within 10% of full on a 10k-image run,
+// (G6, G7 in docs/tune.md#gpu-validation; issue target "auto within 10% of full on a 10k-image run,
 // tuning time included"). One synthetic problem (no disk I/O), the whole accumulation (cube
 // allocation, cache lookup, loaders, insertion, tuning, finish) timed with each policy:
 //   off      the default launch;
 //   oracle   --tune cached on the cache an exhaustive `frost_tune run` filled (--oracle-cache):
 //            the best configuration known from the start;
-//   auto     --tune auto on a cold cache (tunes only if §7.4 predicts it pays);
-//   dynamic  --tune dynamic on a cold cache (always tunes; `--tune full` is read as dynamic);
+//   auto --tune auto on a cold cache (tunes only if the rule of
+//   docs/tune.md#when-dynamic-tuning-pays predicts it pays); dynamic --tune dynamic on a cold cache
+//   (always tunes; `--tune full` is read as dynamic);
 // `--reps` rounds, policies interleaved, cold caches fresh every round; medians reported. The
 // half grids of every policy are compared with `off` (relative L2 of G and W).
 #include <unistd.h>

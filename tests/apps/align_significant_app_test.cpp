@@ -1,5 +1,5 @@
-// frost_align_significant end to end (align-significant.md §12.3 tests 11-12, §12.4 on a small
-// scale and tests 18 and 20, MPI merge): data from the analytic phantom written as MRCS + Xmipp
+// frost_align_significant end to end (tests 11-12, 13 on a small scale, 18 and 20 and the MPI merge
+// of docs/align_significant.md#tests): data from the analytic phantom written as MRCS + Xmipp
 // metadata, the program run as a user would, its outputs read back through the library.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include <random>
 #include <sstream>
 
-#include "../unit/alignment/recovery_fixture.hpp" // the §12.4 draw and scores of the library tests
+#include "../unit/alignment/recovery_fixture.hpp" // the draw and scores of the library tests
 #include "frost/alignment/analytic_phantom.hpp"
 #include "frost/alignment/directions.hpp"
 #include "frost/geometry/projection.hpp"
@@ -198,9 +198,9 @@ TEST_F(AlignApp, RecoversPosesAndWritesTheSpecLabels) {
   EXPECT_EQ(slurp(file("cc.bin")).size(), std::size_t(kRefs) * kImages * sizeof(float));
 }
 
-// §7.2 --oUpdatedRefs: <odir>/<base>.stk (SPIDER, one average per reference) and <base>.xmd with
-// block classes (ref, image = k@<base>.stk, classCount) and class%06d_images per non-empty
-// reference, whose rows are the output's rows of that reference without maxCC.
+// --oUpdatedRefs (docs/align_significant.md#updated-references): <odir>/<base>.stk (SPIDER, one average per
+// reference) and <base>.xmd with block classes (ref, image = k@<base>.stk, classCount) and class%06d_images
+// per non-empty reference, whose rows are the output's rows of that reference without maxCC.
 TEST_F(AlignApp, UpdatedReferencesAsScipionReadsThem) {
   const std::string odir = file("classes_out");
   ASSERT_EQ(align(base() + "-o angles.xmd --odir " + odir + " --oUpdatedRefs classes"), 0);
@@ -323,14 +323,14 @@ TEST_F(AlignApp, InputSwapFindsTheSameReferences) {
 // Test 20: the toolkit's own projector on the voxelised sharp phantom (64³), --sampling 15: the
 // gallery has 184 ± 10 % directions with c1 and 184/4 ± 15 % with c4, and test 13's requirements
 // hold for images projected by the same projector at gallery directions with psi, shift and
-// noise (SNR 0.1, draw seed 20, noise seeds 1000 + i, 100 images as in the spec).
-// --keepBestN = gallery size, so every image also has its row for the true reference.
-// Default sub-pixel mode only: the mode does not interact with the volume mode and test 13 runs
-// both (measured with --subpixel none on this draw: 87 % exact, psi median 1.00 deg; twice the
-// time). Note on the spec: "exact reference ≥ 85 %" comes from test 13's 46-reference gallery;
-// with these 183 references (test 14's density, where the spec asks only ≥ 55 %) it depends on the
-// draw: seeds 20-23 gave 90, 84, 84, 93 % (default) and 87, 80, 81, 88 % (none). Seed 20 is the
-// test number, not a pick; misses are mostly neighbouring references with CCs within 0.01.
+// noise (SNR 0.1, draw seed 20, noise seeds 1000 + i, 100 images as in test 20 of
+// docs/align_significant.md#end-to-end-recovery-tests). --keepBestN = gallery size, so every image also
+// has its row for the true reference. Default sub-pixel mode only: the mode does not interact with the
+// volume mode and test 13 runs both (measured with --subpixel none on this draw: 87 % exact, psi median
+// 1.00 deg, at a higher cost). Note on the thresholds: "exact reference ≥ 85 %" comes from test 13's
+// 46-reference gallery; with these 183 references (test 14's density, where only ≥ 55 % is asked) it
+// depends on the draw: seeds 20-23 gave 90, 84, 84, 93 % (default) and 87, 80, 81, 88 % (none). Seed 20
+// is the test number, not a pick; misses are mostly neighbouring references with CCs within 0.01.
 TEST_F(AlignApp, VolumeModeSharpPhantom64) {
   using namespace align::recovery;
   constexpr int x = 64, n_img = 100;

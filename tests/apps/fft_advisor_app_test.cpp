@@ -1,4 +1,4 @@
-// frost_fft_advisor end to end (fft-advisor.md §7, §12.1 C7/C9): options and reference aliases,
+// frost_fft_advisor end to end (C7/C9 of docs/fft_advisor.md#cpu-tests): options and reference aliases,
 // exit codes, JSON and legacy outputs, find with FFTW and the persistent cache, wisdom.
 #include <sys/wait.h>
 
@@ -36,7 +36,7 @@ TEST(FftAdvisorApp, RecommendWithoutAGpuGivesTheGoldenAnswer) {
   EXPECT_EQ(j.at("schema"), "frost.fft-advisor/1");
   EXPECT_EQ(j.at("profile").at("name"), "cuda12");
   ASSERT_EQ(j.at("candidates").size(), 3u);
-  EXPECT_EQ(j.at("candidates")[0].at("size")[0], 2304); // §11: 2304, 2310, 2352
+  EXPECT_EQ(j.at("candidates")[0].at("size")[0], 2304); // docs/fft_advisor.md#worked-examples: 2304, 2310, 2352
   EXPECT_EQ(j.at("candidates")[1].at("size")[0], 2310);
   EXPECT_EQ(j.at("candidates")[2].at("size")[0], 2352);
   const Result crop = run("recommend --size 3838x3710 --mode crop --max-change 10 --profile portable --no-device --count 1");
@@ -78,7 +78,8 @@ TEST(FftAdvisorApp, ExitCodes) {
   EXPECT_EQ(run("--size 100 --no-device").code, 2);             // no subcommand
   EXPECT_EQ(run("recommend --size 0x5 --no-device").code, 2);   // non-positive size
   EXPECT_EQ(run("find --size 100 --no-device").code, 2);        // find measures
-  // No configuration fits one signal in 1 MiB at this size: exit 1 (fft-advisor.md §7.3).
+  // No configuration fits one signal in 1 MiB at this size: exit 1
+  // (docs/fft_advisor.md#outputs-and-exit-codes).
   EXPECT_EQ(run("recommend --size 4096x4096 --max-mem 1 --no-device").code, 1);
   if (cuda_device_count() == 0) {
     EXPECT_EQ(run("recommend --size 100 --backend cuda").code, 4); // no GPU: a device error

@@ -1,10 +1,10 @@
-// frost_movie_align end to end (movie-alignment.md §15.7): simulate a movie with frost_simulate,
-// align it, read the outputs back; global shifts against the truth STAR; the sign convention on a
-// movie whose content moves +1 px per frame (frost STAR, RELION STAR, Xmipp XMD, warped frames);
-// the RELION export of a local model (version 1 polynomial, re-referenced, frame range markers);
-// binning keeps shifts in raw pixels; the trajectories subcommand reproduces the fitted shifts;
-// bad input gives the documented exit codes and no output; the default device is the GPU if
-// present, else the CPU, with the --device cpu results; batch mode goes on after a failure;
+// frost_movie_align end to end (docs/movie_align.md#outputs-and-queries): simulate a movie with
+// frost_simulate, align it, read the outputs back; global shifts against the truth STAR; the sign
+// convention on a movie whose content moves +1 px per frame (frost STAR, RELION STAR, Xmipp XMD,
+// warped frames); the RELION export of a local model (version 1 polynomial, re-referenced, frame
+// range markers); binning keeps shifts in raw pixels; the trajectories subcommand reproduces the
+// fitted shifts; bad input gives the documented exit codes and no output; the default device is the
+// GPU if present, else the CPU, with the --device cpu results; batch mode goes on after a failure;
 // the PNG pictures decode and show what they should.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -92,8 +92,8 @@ TEST_F(MovieAlignApp, GlobalShiftsMatchTheTruthAndTheMicrographHasThePixelSize) 
   const auto relion = global_shifts(file("mic_motion.star"));
   ASSERT_EQ(ours.size(), 12u);
   ASSERT_EQ(relion.size(), 12u);
-  // Errors after removing their mean offset (§15.1), so frame 1's own error does not count 12 times;
-  // a wrong sign would leave errors of several pixels.
+  // Errors after removing their mean offset (as docs/movie_align.md#synthetic-movies measures them),
+  // so frame 1's own error does not count 12 times; a wrong sign would leave errors of several pixels.
   std::map<long long, std::pair<double, double>> error;
   double mx = 0, my = 0;
   for (const auto& [frame, t] : truth) {
@@ -185,7 +185,7 @@ TEST_F(MovieAlignApp, TrajectoriesReproduceTheFittedShifts) {
   std::printf("trajectories at the patch centres vs fitted shifts: largest difference %.2e px\n", worst);
   EXPECT_LE(worst, 1e-4);
 
-  // Xmipp layout of the same model: L_x·L_y·L_t total-shift coefficients per axis (§15.7).
+  // Xmipp layout of the same model: L_x·L_y·L_t total-shift coefficients per axis.
   ASSERT_EQ(align(movie_args() + local_args() + " -o " + file("loc.xmd")), 0);
   const meta::MetadataFile xmd = meta::MetadataFile::read(file("loc.xmd"));
   const meta::Block& la = xmd.block("localAlignment");
@@ -214,12 +214,12 @@ TEST_F(MovieAlignApp, BadInputExitCodesLeaveNoOutput) {
   EXPECT_FALSE(exists(file("bad.star")));
 }
 
-// §8.3 / §15.7: --ostar_motion with a local model on a doming movie (T3) aligned over frames 2..9:
-// frames outside the range hold -9999, the first aligned frame is exactly 0, version 1 with the 36
-// coefficients in index order; RELION's formula (global + polynomial at t = frame - start frame,
-// x' = x / width - 0.5) evaluated at the 16 x 16 sample points follows frost's own model
-// re-referenced to the first aligned frame (trajectories --relion), with the logged RMSD, and
-// explains most of the local motion. Global-only runs keep version 0.
+// --ostar_motion (docs/movie_align.md#relion-and-xmipp-exports) with a local model on a doming movie
+// (T3) aligned over frames 2..9: frames outside the range hold -9999, the first aligned frame is
+// exactly 0, version 1 with the 36 coefficients in index order; RELION's formula (global +
+// polynomial at t = frame - start frame, x' = x / width - 0.5) evaluated at the 16 x 16 sample
+// points follows frost's own model re-referenced to the first aligned frame (trajectories --relion),
+// with the logged RMSD, and explains most of the local motion. Global-only runs keep version 0.
 TEST_F(MovieAlignApp, RelionExportCarriesThePolynomialOfTheLocalModel) {
   ASSERT_EQ(simulate("--mode movie --size 512 512 --frames 12 --trajectory T3 --gain --dose 4 --contrast 0.2 "
                      "--seed 5 --oroot " + file("t3")),
@@ -373,8 +373,9 @@ TEST_F(MovieAlignApp, PicturesAreDecodablePngsWithTheirContent) {
   EXPECT_GT(count(global, 31, 90, 200, 0, 400), 100);
 }
 
-// §15.8 through the program: --device 0 against --device cpu on the same movie, global + local
-// with dose weighting: global shifts within 0.01 px, micrographs within 1e-3 of their std.
+// CPU/GPU equivalence (docs/movie_align.md#cpu-and-gpu-equivalence) through the program: --device 0
+// against --device cpu on the same movie, global + local with dose weighting: global shifts within
+// 0.01 px, micrographs within 1e-3 of their std.
 TEST_F(MovieAlignApp, GpuMatchesCpu) {
   FROST_REQUIRE_GPU();
   const std::string common = movie_args() + local_args() + " --dose-weight --dose-per-frame 1.5";
@@ -400,9 +401,9 @@ TEST_F(MovieAlignApp, GpuMatchesCpu) {
   EXPECT_LE(rel, 1e-3);
 }
 
-// §3 --device: the default is `auto`, one GPU when CUDA sees any, else the CPU, and the log says
-// which. Without a GPU the default run is the --device cpu run: the same micrograph bytes, RELION
-// STAR and shifts. With one, the default takes GPU 0 (GpuMatchesCpu compares the two backends).
+// --device (docs/movie_align.md#command-line): the default is `auto`, one GPU when CUDA sees any, else the
+// CPU, and the log says which. Without a GPU the default run is the --device cpu run: the same micrograph
+// bytes, RELION STAR and shifts. With one, the default takes GPU 0 (GpuMatchesCpu compares the two backends).
 TEST_F(MovieAlignApp, DefaultDeviceIsTheGpuIfPresentElseTheCpu) {
   const std::string common = movie_args() + local_args() + " --progress none";
   ASSERT_EQ(align_logged(common + " --oavg " + file("auto.mrc") + " -o " + file("auto.star") + " --ostar_motion " +
@@ -434,7 +435,7 @@ TEST_F(MovieAlignApp, DefaultDeviceIsTheGpuIfPresentElseTheCpu) {
   EXPECT_EQ(global_shifts(file("auto.star")), global_shifts(file("cpu_dev.star")));
 }
 
-// autotuning.md §12.1 T10: on the CPU every --tune value runs, logs one note and gives the
+// Test T10 (docs/tune.md#cpu-tests): on the CPU every --tune value runs, logs one note and gives the
 // same micrograph as --tune off (the GPU path reads the tuning cache; see device_check).
 TEST_F(MovieAlignApp, TuningPoliciesOnTheCpuChangeNothing) {
   const std::string common = movie_args() + " --skipLocalAlignment --progress none --device cpu --tuning-cache " +
@@ -491,9 +492,9 @@ TEST_F(MovieAlignApp, BatchGoesOnAfterAFailureAndSkipsDoneMovies) {
   EXPECT_EQ(align(args + " -o " + file("fixed.star")), 2); // an output without {movie} would be overwritten
 }
 
-// §15.7 sign: the content of frame t is the specimen translated by (+t, 0) (an exact periodic roll),
-// so every exported shiftX decreases by 1 px per frame and warping frame t by its stored shift gives
-// back frame 0.
+// Sign (docs/movie_align.md#outputs-and-queries): the content of frame t is the specimen translated
+// by (+t, 0) (an exact periodic roll), so every exported shiftX decreases by 1 px per frame and
+// warping frame t by its stored shift gives back frame 0.
 TEST(MovieAlignSign, ContentMovingRightGivesDecreasingShiftX) {
   test::TempDir dir;
   const index_t n = 256;

@@ -1,8 +1,9 @@
-// EER movies through frost_movie_align (movie-alignment.md §4.1, formats §4.3): a synthetic EER
-// file (the test encoder of tests/unit/motion/input, 24 raw frames of a drifting pattern, with
-// the acquisition XML) grouped by --eer-dose-per-fraction, dose weighted with the dose the XML
-// gives; and grouped by --eer-fractions. The RELION motion STAR records the grouping used
-// (rlnEERGrouping; it recorded 0 when the grouping came from a fraction count) and the dose.
+// EER movies through frost_movie_align (docs/movie_align.md#movie-formats,
+// docs/formats.md#eer-fractions-and-upsampling): a synthetic EER file (the test encoder of
+// tests/unit/motion/input, 24 raw frames of a drifting pattern, with the acquisition XML) grouped
+// by --eer-dose-per-fraction, dose weighted with the dose the XML gives; and grouped by
+// --eer-fractions. The RELION motion STAR records the grouping used (rlnEERGrouping; it recorded 0
+// when the grouping came from a fraction count) and the dose.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// --low-memory (movie-alignment.md §4.5) through the program on the CPU: a simulated movie
+// --low-memory (docs/movie_align.md#binning-and-memory) through the program on the CPU: a simulated movie
 // stored as 16-bit and as 8-bit counts, with gain, dark, hot pixels, local alignment and dose
 // weighting, gives the same micrograph, unaligned sum, aligned frames and RELION STAR bytes as
 // the default run, also binned, and from a 16-bit TIFF movie; the log reports the memory saved.

@@ -1,11 +1,10 @@
-// --ostar_motion data_hot_pixels and data_local_shift (movie-alignment.md §8.3, formats §6.4) on
-// a T3 (doming) movie with three injected hot pixels, aligned over frames 2..9 with 2 x 2
-// patches: the blocks in RELION's order with RELION's labels; the hot pixels where they were
-// put; one local_shift row per patch and aligned frame (1-based frames 3..10), the patch centres
-// of the frost STAR, and the shifts equal to the frost STAR's measured patch shifts minus the
-// RELION global shift, re-referenced to the first aligned frame (exactly 0 there); across
-// patches they follow the simulated doming. A run without local alignment whose detection finds
-// no hot pixel writes neither block.
+// --ostar_motion data_hot_pixels and data_local_shift (docs/movie_align.md#relion-and-xmipp-exports,
+// docs/formats.md#motion-star) on a T3 (doming) movie with three injected hot pixels, aligned over frames
+// 2..9 with 2 x 2 patches: the blocks in RELION's order with RELION's labels; the hot pixels where they
+// were put; one local_shift row per patch and aligned frame (1-based frames 3..10), the patch centres of
+// the frost STAR, and the shifts equal to the frost STAR's measured patch shifts minus the RELION global
+// shift, re-referenced to the first aligned frame (exactly 0 there); across patches they follow the
+// simulated doming. A run without local alignment whose detection finds no hot pixel writes neither block.
 #include <gtest/gtest.h>
 
 #include <algorithm>

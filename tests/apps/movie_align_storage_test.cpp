@@ -1,7 +1,7 @@
-// --storage (movie-alignment.md §3; formats §10.2): the command line Scipion's FlexAlign
-// protocol writes, with --storage <extra>/fftBenchmark.txt, is accepted; the FFT cache (FFTW
-// wisdom) goes to <extra>/frost-cache and nothing is written at the file name itself; a later
-// run loads it; a directory (or $FROST_STORAGE) is used as the cache itself.
+// --storage (docs/movie_align.md#command-line; docs/formats.md#reference-command-lines): the command
+// line Scipion's FlexAlign protocol writes, with --storage <extra>/fftBenchmark.txt, is accepted;
+// the FFT cache (FFTW wisdom) goes to <extra>/frost-cache and nothing is written at the file name
+// itself; a later run loads it; a directory (or $FROST_STORAGE) is used as the cache itself.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>

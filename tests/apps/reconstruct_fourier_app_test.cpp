@@ -1,7 +1,8 @@
 // frost_reconstruct_fourier end to end: simulate projections with frost_simulate, reconstruct,
 // read the maps back and compare with the phantom; bad input gives the right exit code and
-// leaves no output; MPI ranks give the single-rank result (spec §14 T14); --pictures writes PNGs
-// that decode and show the map and the FSC curve.
+// leaves no output; MPI ranks give the single-rank result (T14 in
+// docs/reconstruct_fourier.md#reconstruction-tests); --pictures writes PNGs that decode and show
+// the map and the FSC curve.
 #include <sys/wait.h>
 #include <unistd.h>
 

@@ -3,7 +3,7 @@
 // * bad-input catalogue, one test per class (truncated file, header claiming more data than the
 //   file holds, unsupported mode, NaN/Inf pixels, zero or negative sizes, metadata counts that do
 //   not match the stacks, missing columns, unknown symmetry, unreadable gain): the documented exit
-//   code (formats-and-ecosystem.md §11: 2 usage, 3 input/format), a message on stderr that names
+//   code (docs/conventions.md#exit-codes: 2 usage, 3 input/format), a message on stderr that names
 //   the file (or the option value), no file at the output paths and no AtomicFile temporary
 //   (`<output>.frost-tmp-<pid>`) in the output folder;
 // * interruption: SIGINT and SIGKILL in the middle of a run and in the middle of writing an output
@@ -538,7 +538,7 @@ TEST_F(Reliability, MissingColumnsAreRejected) {
                   reconstruct("ctf_rec", "-i " + file("p.star") + " --useCTF"), 3, {"p.star", "rlnDefocusU"});
 }
 
-// Unknown or malformed point groups are usage errors (fourier-reconstruction.md §14: exit 2),
+// Unknown or malformed point groups are usage errors (exit 2, docs/conventions.md#exit-codes),
 // reported before any data is read; the message quotes the symbol.
 TEST_F(Reliability, UnknownSymmetryIsAUsageError) {
   for (const char* sym : {"x7", "c0", "i5", "d-2"})

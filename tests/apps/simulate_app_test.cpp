@@ -45,7 +45,7 @@ TEST(SimulateApp, ProjectionsReadBackWithTheirPoses) {
   const auto ox = parts.doubles("rlnOriginXAngst"), sx = x.doubles("shiftX");
   for (std::size_t i = 0; i < 12; ++i) {
     EXPECT_NEAR(rot_star[i], rot_xmd[i], 1e-5);
-    EXPECT_NEAR(ox[i], sx[i] * 3.0, 1e-4); // formats §8: rlnOriginXAngst = shiftX * pixel size
+    EXPECT_NEAR(ox[i], sx[i] * 3.0, 1e-4); // docs/formats.md#xmipp-and-relion-mapping: rlnOriginXAngst = shiftX * pixel size
     EXPECT_LE(std::abs(sx[i]), 2.0 + 1e-9);
   }
   EXPECT_TRUE(parts.has("rlnDefocusU"));
@@ -76,7 +76,7 @@ TEST(SimulateApp, MovieAndTruthReadBack) {
   ASSERT_EQ(g.rows(), 5u);
   const auto sx = g.doubles("rlnMicrographShiftX"), dx = g.doubles("frostDisplacementX");
   EXPECT_EQ(sx[0], 0.0);
-  EXPECT_NEAR(sx[4], -(dx[4] - dx[0]), 1e-5); // DECISIONS.md 2: shift to apply = -displacement
+  EXPECT_NEAR(sx[4], -(dx[4] - dx[0]), 1e-5); // docs/conventions.md#shifts: shift to apply = -displacement
   EXPECT_EQ(truth.block("local_truth").rows(), 5u * 81u);
 }
 

@@ -8,7 +8,7 @@
 
 namespace frost::cuda::align_detail {
 
-/// Headroom left free for the runtime and other users (§8.3).
+/// Headroom left free for the runtime and other users (docs/align_significant.md#memory-plan).
 constexpr std::size_t kReserveBytes = std::size_t(256) << 20;
 
 std::string mib(double bytes);
@@ -53,7 +53,8 @@ ShiftKind shift_kind(int x, int radius, bool fused, bool tiled_everywhere);
 /// References prepared together: B where a cuFFT plan (batch B) transforms them, else 1.
 std::size_t reference_group(ShiftKind kind, std::size_t batch);
 
-/// Device bytes per batch image and per resident reference of the steps that run (§8.3).
+/// Device bytes per batch image and per resident reference of the steps that run
+/// (docs/align_significant.md#memory-plan).
 std::size_t batch_bytes(int x, ShiftKind kind, int radius, bool fused_rot);
 std::size_t reference_bytes(int x, ShiftKind kind, bool fused_rot);
 

@@ -1,10 +1,10 @@
-// The CUDA backend of the all-pairs aligner (align-significant.md §8.2, §8.3). Host-compiler
-// code: the tile loops, cuFFT plans (frost::fft, Backend::Cuda) and the launches of the fused
-// steps (alignment_fused.hpp) or of the cuFFT pipeline (alignment_kernels.hpp); the memory plan
-// is memory_plan.cpp. A batch of B images runs 2B trajectories: [0, B) rotation-first, [B, 2B)
-// shift-first; in each half-iteration one half does a rotation step while the other does a shift
-// step, so every cuFFT plan has batch B and the scratch holds one half at a time (the fused steps
-// have no shared scratch: each order then runs on its own stream).
+// The CUDA backend of the all-pairs aligner (docs/align_significant.md#cuda-backend and
+// #memory-plan). Host-compiler code: the tile loops, cuFFT plans (frost::fft, Backend::Cuda) and the
+// launches of the fused steps (alignment_fused.hpp) or of the cuFFT pipeline (alignment_kernels.hpp);
+// the memory plan is memory_plan.cpp. A batch of B images runs 2B trajectories: [0, B)
+// rotation-first, [B, 2B) shift-first; in each half-iteration one half does a rotation step while the
+// other does a shift step, so every cuFFT plan has batch B and the scratch holds one half at a time
+// (the fused steps have no shared scratch: each order then runs on its own stream).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -135,8 +135,8 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
   const Event* order_done[2] = {&done0, &done1};
   auto planner = fft::make_planner(fft::Backend::Cuda, opts_.device);
 
-  // Memory plan (§8.3): size B without work areas, make the plans, re-plan with their work
-  // area; halve B while the work area does not fit.
+  // Memory plan (docs/align_significant.md#memory-plan): size B without work areas, make the plans,
+  // re-plan with their work area; halve B while the work area does not fit.
   const std::size_t free_bytes = memory_info().first;
   AlignMemoryPlan mp =
       plan_alignment_memory(x, n_ref, n_img, sets, free_bytes, opts_.memory_fraction, 0, opts_, radius);
@@ -334,7 +334,8 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
 
     for (std::size_t r0 = 0; r0 < n_ref; r0 += mp.reference_block) {
       const std::size_t nr = std::min(mp.reference_block, n_ref - r0);
-      // Reference block: pixels, F_R, G_R and statistics on the device (§5.1).
+      // Reference block: pixels, F_R, G_R and statistics on the device
+      // (docs/align_significant.md#reference-precomputation).
       ref_pixels.upload_async(references.data + r0 * z.pixels, nr * z.pixels, st);
       const int nri = static_cast<int>(nr);
       if (fused_shift)
@@ -374,7 +375,7 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
               batch_ready.record(st);
               for (cudaStream_t h : os) FROST_CUDA_CHECK(cudaStreamWaitEvent(h, batch_ready.get(), 0));
             }
-            // Both orders start from the raw image and the identity (§5.6).
+            // Both orders start from the raw image and the identity.
             k::init_poses(poses.data(), Bi, os[0]);
             k::init_poses(poses.data() + B, Bi, os[1]);
             const int iters = settings.iters;
@@ -433,7 +434,9 @@ void CudaAlignBackend::align_all(View<const float> references, View<const float>
 }
 
 /// Several devices: references split into contiguous ranges (the remainder spread over the
-/// first devices, so every reference is processed: quirk 1 of §8.1), one host thread per device.
+/// first devices, so every reference is processed: quirk 1 of
+/// docs/align_significant.md#known-quirks-of-the-reference-programs-we-do-not-copy), one host
+/// thread per device.
 class MultiDeviceBackend final : public align::AlignmentBackend {
 public:
   MultiDeviceBackend(const CudaAlignOptions& opts, const std::vector<int>& devices) {

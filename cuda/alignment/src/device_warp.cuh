@@ -25,9 +25,9 @@ __device__ inline float2 pair_pixel(const float* a, const float* b, int x, bool 
   return make_float2(warp_at(a, x, inv_a, i, j), b ? warp_at(b, x, inv_b, i, j) : 0.0f);
 }
 
-/// The shift correlation's product (§5.3 step 2) at ω and −ω of two trajectories in one complex
-/// spectrum Z: zp ← F_R(ω)·Z(−ω)·sign and zq ← F_R(−ω)·Z(ω)·sign, with F_R(−ω) = conj F_R(ω) for
-/// the real reference (one read, f = F_R(ω)); `self` when ω = −ω (zp and zq are one value).
+/// The shift correlation's product (step 2 of docs/align_significant.md#shift-step) at ω and −ω of two
+/// trajectories in one complex spectrum Z: zp ← F_R(ω)·Z(−ω)·sign and zq ← F_R(−ω)·Z(ω)·sign, with F_R(−ω) =
+/// conj F_R(ω) for the real reference (one read, f = F_R(ω)); `self` when ω = −ω (zp and zq are one value).
 __device__ inline void shift_product_pair(float2& zp, float2& zq, float2 f, float sign, bool self) {
   const float2 a = zp, b = zq;
   const float2 yp = block_fft::cmul(f, b);

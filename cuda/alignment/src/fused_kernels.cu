@@ -197,7 +197,7 @@ __host__ __device__ constexpr int quadrant_side(int x) { return x / 2 + 2; }
 
 /// Linear position (bit-reversed layout) of frequency −ω for the one at position lp. Written out
 /// rather than as two bf::mirror_bit_reversed calls: the product loop reuses ky, kx after inlining
-/// (the calls measured 1.2 % slower at 128 px).
+/// (the calls measured slower at 128 px).
 __device__ int mirror_position(int lp, int x, int log2x) {
   const int py = lp >> log2x, px = lp & (x - 1);
   const int ky = bf::bit_reverse(py, log2x), kx = bf::bit_reverse(px, log2x);
@@ -227,9 +227,9 @@ __global__ void spectra_kernel(const float* __restrict__ imgs, int per_block, in
 
 // One block per `per_block` (1 or 2) trajectories or references: the ring spectra of A (+ iB) in
 // block-FFT order, from their images (sampled) or their polar samples. For references (1,
-// images) the G_R of §5.1, rings × N/2 values in the Hermitian half layout (reference_rings); for
-// image pairs (2, samples) rings × N, what the first rotation step from the identity transforms,
-// once for every reference.
+// images) the G_R of docs/align_significant.md#reference-precomputation, rings × N/2 values in the
+// Hermitian half layout (reference_rings); for image pairs (2, samples) rings × N, what the first
+// rotation step from the identity transforms, once for every reference.
 __global__ void ring_spectra_kernel(const float* __restrict__ images, const float* __restrict__ samples,
                                     int per_block, int count, align::PolarGrid g, const float* __restrict__ sin_t,
                                     const float* __restrict__ cos_t, int n, int log2chunk,
@@ -303,9 +303,9 @@ __global__ void __launch_bounds__(1024)
     bf::forward(data, log2x, log2x, 1, pitch, tw);
   }
 
-  // Y(ω) = F_R(ω)·Z(−ω)·(−1)^(kx+ky) (§5.3 step 2 for both trajectories); positions p and the
-  // one of −ω are handled by the same thread, with one read of the real reference's spectrum
-  // (F_R(−ω) = conj F_R(ω)).
+  // Y(ω) = F_R(ω)·Z(−ω)·(−1)^(kx+ky) (step 2 of docs/align_significant.md#shift-step, for both
+  // trajectories); positions p and the one of −ω are handled by the same thread, with one read of
+  // the real reference's spectrum (F_R(−ω) = conj F_R(ω)).
   for (int lp = threadIdx.x; lp < pixels; lp += blockDim.x) {
     const int py = lp >> log2x, px = lp & (x - 1);
     const int lq = mirror_position(lp, x, log2x);

@@ -1,6 +1,7 @@
-// Kernels of the CUDA aligner (align-significant.md §8.2). Every per-element operation is the
-// FROST_HD function the CPU estimator calls (pair_aligner.cpp), so both paths run the same
-// arithmetic; reductions use fixed tree orders (no atomics) and the tie rules of §5.3/§5.4.
+// Kernels of the CUDA aligner (docs/align_significant.md#cuda-backend). Every per-element operation
+// is the FROST_HD function the CPU estimator calls (pair_aligner.cpp), so both paths run the same
+// arithmetic; reductions use fixed tree orders (no atomics) and the tie rules of
+// docs/align_significant.md#shift-step and #rotation-step.
 #include <cfloat>
 #include <climits>
 
@@ -246,7 +247,7 @@ __global__ void choose_kernel(const float* __restrict__ cc, const Pose2* __restr
                               align::PairResult* out, int count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
-  const int pick = cc[half + i] > cc[i] ? half + i : i; // ties keep rotation-first (§5.6)
+  const int pick = cc[half + i] > cc[i] ? half + i : i; // ties keep rotation-first
   align::PairResult r;
   r.cc = cc[pick];
   r.pose = poses[pick];

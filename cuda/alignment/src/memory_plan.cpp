@@ -1,4 +1,4 @@
-// The memory budget of the CUDA aligner (align-significant.md §8.3): bytes per batch image and
+// The memory budget of the CUDA aligner (docs/align_significant.md#memory-plan): bytes per batch image and
 // per resident reference of the pipeline that runs, and the plan of B, the reference block and the
 // image chunk (a pure function, tested without a GPU).
 #include <algorithm>

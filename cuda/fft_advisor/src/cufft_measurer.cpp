@@ -1,6 +1,6 @@
-// The cuFFT Measurer and scratch model of the size advisor (fft-advisor.md §6.5, §6.7).
+// The cuFFT Measurer and scratch model of the size advisor (docs/fft_advisor.md#the-cufft-measurer).
 //
-// One measure() call, per §6.7:
+// One measure() call, per docs/fft_advisor.md#measurement-protocol:
 //  1. cufftCreate, auto-allocation off, cufftMakePlanMany64 (any size, float and double) with the
 //     layout of FftSpec (x fastest; in-place real rows padded to 2(x/2+1)); planning time on a
 //     steady clock around the call plus a device synchronisation; cufftGetSize read back; the work
@@ -95,7 +95,8 @@ struct Layout {
   std::size_t input_scalars() const { return in_bytes / scalar_bytes; }
 };
 
-/// Signals per execution: the candidate's batch for a "many" plan, one signal otherwise (§6.5).
+/// Signals per execution: the candidate's batch for a "many" plan, one signal otherwise
+/// (docs/fft_advisor.md#options-batch-and-memory).
 index_t signals_per_exec(const Candidate& c) { return c.batched ? c.batch : 1; }
 
 Layout layout_of(const Candidate& c) {
@@ -233,7 +234,8 @@ double median_of(std::vector<double> v) {
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-/// max(cufftEstimateMany, cufftGetSizeMany64 on a fresh handle), per §6.5.
+/// max(cufftEstimateMany, cufftGetSizeMany64 on a fresh handle), per
+/// docs/fft_advisor.md#options-batch-and-memory.
 class CufftScratchModel final : public ScratchModel {
 public:
   explicit CufftScratchModel(int device) : device_(device) {}

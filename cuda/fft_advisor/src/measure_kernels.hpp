@@ -1,5 +1,6 @@
 #pragma once
-// Device helpers of the cuFFT measurer (fft-advisor.md §6.7): deterministic input and L2 eviction.
+// Device helpers of the cuFFT measurer (docs/fft_advisor.md#the-cufft-measurer): deterministic
+// input and L2 eviction.
 #include <cuda_runtime.h>
 
 #include <cstddef>

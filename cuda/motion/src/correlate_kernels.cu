@@ -1,4 +1,4 @@
-// Pair correlation on the device (movie-alignment.md §5.3-5.4): the centred product spectra of
+// Pair correlation on the device (docs/movie_align.md#pair-correlation): the centred product spectra of
 // a batch of pairs (inverse-transformed by a batched cuFFT C2R in between) and the integer peak
 // search, one block per map. The sub-pixel fit runs on the host (refine_peak) from the 3x3 window
 // the peak kernel writes, so CPU and GPU peaks share that code.

@@ -160,7 +160,7 @@ std::vector<motion::PairMeasurement> CudaMovie::measure_pairs(const motion::Work
     FROST_EXPECTS(p.i >= 0 && p.i < p.j && p.j < m.count, "pair outside the frame range");
   auto t = std::chrono::steady_clock::now();
   const index_t per = (sizes.correlation.x / 2 + 1) * sizes.correlation.y;
-  // The cropped spectra stay on the device (Falcon at C = 960: 148 MB for 40 frames, §10.1).
+  // The cropped spectra stay on the device (Falcon at C = 960: 148 MB for 40 frames).
   DeviceBuffer<cufftComplex> d(static_cast<std::size_t>(per) * static_cast<std::size_t>(m.count));
   const DeviceBuffer<float> d_filter = upload_filter(filter, m.stream.get());
   device_spectra(m, m.frames.data(), m.size.x, m.size.y, m.count, sizes, d_filter.data(), d.data(),

@@ -1,6 +1,7 @@
-// Pair correlation on the device (movie-alignment.md §5.3-5.4, §10.1 "Correlate"): batches of
-// pairs, each as products -> one batched C2R -> peak kernel; only the peak windows (48 bytes per
-// pair) come back, and the host finishes them with refine_peak(), the CPU's own sub-pixel code.
+// Pair correlation on the device (docs/movie_align.md#pair-correlation; "Correlations" in
+// docs/movie_align.md#the-cuda-backend): batches of pairs, each as products -> one batched C2R ->
+// peak kernel; only the peak windows (48 bytes per pair) come back, and the host finishes them with
+// refine_peak(), the CPU's own sub-pixel code.
 #include <algorithm>
 
 #include "frost/core/error.hpp"

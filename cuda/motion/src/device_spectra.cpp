@@ -1,6 +1,6 @@
-// Filtered, cropped spectra on the device (movie-alignment.md §5.2): batched out-of-place R2C of
-// the transform windows (the frames themselves when they are not cropped), then one kernel that
-// crops, filters, normalises and zeroes the axes (motion_kernels::crop_filter).
+// Filtered, cropped spectra on the device (docs/movie_align.md#working-sizes-and-the-low-pass-filter):
+// batched out-of-place R2C of the transform windows (the frames themselves when they are not cropped),
+// then one kernel that crops, filters, normalises and zeroes the axes (motion_kernels::crop_filter).
 #include <algorithm>
 
 #include "frost/core/error.hpp"

@@ -30,7 +30,7 @@ void decode_stored_rows(const unsigned char* src, int mode, bool swap, bool mode
                         float* frames, int* first_non_finite, cudaStream_t stream);
 
 /// Copies the centred mx x my window (origin x0, y0) of `count` frames of nx x ny into a dense
-/// mx x my x count stack (the transform window of §5.2 when the frame is cropped).
+/// mx x my x count stack (the transform window when the frame is cropped).
 void copy_windows(const float* frames, index_t nx, index_t ny, index_t x0, index_t y0, index_t mx, index_t my,
                   int count, float* out, cudaStream_t stream);
 

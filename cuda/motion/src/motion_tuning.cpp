@@ -36,9 +36,9 @@ DeviceBuffer<float> random_device_floats(std::size_t n, std::uint32_t seed) {
   return d;
 }
 
-/// §8.1 step 4 for a pure kernel with complex output: `out` is filled with NaN (so that an
-/// element a configuration does not write shows), `launch` writes it, and it is compared with
-/// `reference` on the device.
+/// The check of docs/tune.md#offline-protocol for a pure kernel with complex output: `out` is
+/// filled with NaN (so that an element a configuration does not write shows), `launch` writes it,
+/// and it is compared with `reference` on the device.
 template <class Launch>
 double complex_difference(const DeviceBuffer<cufftComplex>& reference, DeviceBuffer<cufftComplex>& out,
                           cudaStream_t stream, const Launch& launch) {

@@ -1,6 +1,7 @@
-// Patch image stacks on the device (movie-alignment.md §6.2): the host's fill_patch_stack for a
-// batch of patches, with the window and clamping rules of patch_stack_math.hpp. Each output pixel
-// sums its frames in window order starting from 0, as the host does, so the stacks are identical.
+// Patch image stacks on the device (docs/movie_align.md#patch-stacks-and-the-rounding-correction):
+// the host's fill_patch_stack for a batch of patches, with the window and clamping rules of
+// patch_stack_math.hpp. Each output pixel sums its frames in window order starting from 0, as the
+// host does, so the stacks are identical.
 #include "frost/cuda/check.hpp"
 #include "frost/motion/patch_stack_math.hpp"
 #include "launch.cuh"

@@ -1,6 +1,7 @@
-// The local stage on the device (movie-alignment.md §6.2-6.3, §10.1 "Local stage"): batches of
-// patch stacks built from the resident frames, their spectra and all their pair correlations in
-// the same batched code as the frames'; the per-patch robust solve stays on the host.
+// The local stage on the device (docs/movie_align.md#patch-stacks-and-the-rounding-correction;
+// "Patches" in docs/movie_align.md#the-cuda-backend): batches of patch stacks built from the
+// resident frames, their spectra and all their pair correlations in the same batched code as the
+// frames'; the per-patch robust solve stays on the host.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>

@@ -1,12 +1,11 @@
-// The render loop on the device (movie-alignment.md §7, §10.1 "Output"), in batches of frames:
-// the shift of every frame from the model (FrameShift, as the host), the B-spline prefilter of the
-// whole batch (transpose, row filters, transpose back, column filters: every line filter is one
-// thread per line on coalesced memory), one fused warp + sum kernel (per pixel the batch's frames
-// in frame order, so every float sum is the host's), and for dose weighting one batched R2C of
-// the batch's aligned frames (a single-frame plan per frame) and one accumulation kernel (weights from the shared table), one C2R
-// at the end. The shifts of all frames go to the device first, so the batches are queued back to
-// back with no wait between them. Other interpolations run the host renderer on a downloaded copy
-// of the frames.
+// The render loop on the device (docs/movie_align.md#warping-and-summing; "Render" in
+// docs/movie_align.md#the-cuda-backend), in batches of frames: the shift of every frame from the model (FrameShift, as
+// the host), the B-spline prefilter of the whole batch (transpose, row filters, transpose back, column filters: every
+// line filter is one thread per line on coalesced memory), one fused warp + sum kernel (per pixel the batch's frames in
+// frame order, so every float sum is the host's), and for dose weighting one batched R2C of the batch's aligned frames
+// (a single-frame plan per frame) and one accumulation kernel (weights from the shared table), one C2R at the end. The
+// shifts of all frames go to the device first, so the batches are queued back to back with no wait between them. Other
+// interpolations run the host renderer on a downloaded copy of the frames.
 #include <algorithm>
 #include <chrono>
 #include <utility>

@@ -1,8 +1,8 @@
-// Rendering on the device (movie-alignment.md §7): the B-spline prefilter of a batch of frames
-// (tiled transposes so that every line filter is one thread per line on coalesced memory), a
-// fused warp + sum kernel (per pixel, the batch's frames in frame order, so each sum gets the
-// host's float additions), and the batched dose-weighted accumulation, all with the per-element
-// code of bspline.hpp (geometry) and warp_math.hpp.
+// Rendering on the device (docs/movie_align.md#warping-and-summing): the B-spline prefilter of a
+// batch of frames (tiled transposes so that every line filter is one thread per line on coalesced
+// memory), a fused warp + sum kernel (per pixel, the batch's frames in frame order, so each sum
+// gets the host's float additions), and the batched dose-weighted accumulation, all with the
+// per-element code of bspline.hpp (geometry) and warp_math.hpp.
 #include "frost/cuda/check.hpp"
 #include "frost/geometry/bspline.hpp"
 #include "frost/motion/warp_math.hpp"

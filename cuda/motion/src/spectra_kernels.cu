@@ -1,5 +1,5 @@
-// Frame spectra on the device (movie-alignment.md §5.2): the transform window and the Fourier
-// crop + low-pass + normalisation, with the index rules of correlation_math.hpp.
+// Frame spectra on the device (docs/movie_align.md#working-sizes-and-the-low-pass-filter): the transform
+// window and the Fourier crop + low-pass + normalisation, with the index rules of correlation_math.hpp.
 #include "frost/cuda/check.hpp"
 #include "frost/motion/correlation_math.hpp"
 #include "launch.cuh"

@@ -1,11 +1,10 @@
-// Frames to the device once (movie-alignment.md §10.1 "Load").
-// Stored frames (upload_stored): the file's bytes in chunks of rows; each of several CPU threads
-// pins its own two slots (so pinning overlaps the reads) and owns a device staging area and a stream, reads a chunk into a free slot, and
-// queues its copy and the decode kernel (mode -> float, dark/gain) on its stream, then reads its
-// next chunk while the copy runs. Mode 0 moves a quarter of the float bytes.
-// Host frames (upload): CPU threads decode (or copy) a group of frames into pinned slots while
-// the previous group is uploaded on its own stream; two groups of slots alternate, so decode and
-// upload overlap and each slot is refilled only after its upload finished (event).
+// Frames to the device once ("Upload" in docs/movie_align.md#the-cuda-backend). Stored frames (upload_stored): the
+// file's bytes in chunks of rows; each of several CPU threads pins its own two slots (so pinning overlaps the reads)
+// and owns a device staging area and a stream, reads a chunk into a free slot, and queues its copy and the decode
+// kernel (mode -> float, dark/gain) on its stream, then reads its next chunk while the copy runs. Mode 0 moves a
+// quarter of the float bytes. Host frames (upload): CPU threads decode (or copy) a group of frames into pinned slots
+// while the previous group is uploaded on its own stream; two groups of slots alternate, so decode and upload overlap
+// and each slot is refilled only after its upload finished (event).
 #include <algorithm>
 #include <chrono>
 #include <exception>

@@ -1,7 +1,7 @@
-// Stored frames decoded on the device (movie-alignment.md §4.1-4.2, §10.1 "Load"): the file's
-// bytes of a chunk of rows become float pixels with io::mrc_pixel (decode_mrc_rows's per-element
-// rule), then dark and gain with motion::corrected_pixel (correct_frame's), so the frames are
-// bit for bit those the host reader produces.
+// Stored frames decoded on the device (docs/movie_align.md#movie-formats; "Upload" in
+// docs/movie_align.md#the-cuda-backend): the file's bytes of a chunk of rows become float pixels with
+// io::mrc_pixel (decode_mrc_rows's per-element rule), then dark and gain with motion::corrected_pixel
+// (correct_frame's), so the frames are bit for bit those the host reader produces.
 #include "frost/cuda/check.hpp"
 #include "frost/io/mrc_pixel.hpp"
 #include "frost/motion/frame_correction.hpp"

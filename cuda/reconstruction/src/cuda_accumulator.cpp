@@ -1,4 +1,4 @@
-// The CUDA accumulator (fourier-reconstruction.md §8.1, §8.2, §9): lanes = devices x streams,
+// The CUDA accumulator (docs/reconstruct_fourier.md#the-cuda-backend): lanes = devices x streams,
 // one stream and one batch's device buffers per lane, one set of cubes per device; finish()
 // folds every cube on its device and adds the half grids into the host's.
 #include <algorithm>
@@ -97,7 +97,7 @@ struct Lane {
   }
 };
 
-/// Dynamic tuning of the insertion launch on one device (autotuning.md §8.2, §10.3).
+/// Dynamic tuning of the insertion launch on one device (docs/tune.md#dynamic-tuning-in-the-main-loop).
 struct DeviceTuning {
   std::unique_ptr<tuning::DynamicTuner> tuner;
   std::vector<InsertLaunchConfig> launches; ///< per configuration of the tuner's space
@@ -105,7 +105,8 @@ struct DeviceTuning {
   std::string cache_dir, gpu_uuid;          ///< where finish() appends the record, and the device's UUID
   std::mutex mutex;                         ///< guards tuner (lanes call from their own threads)
   /// While the tuner tunes, lanes enqueue under a shared lock and a timed launch under the
-  /// exclusive one, after draining the device's other lanes: it runs alone (§8.2 isolation).
+  /// exclusive one, after draining the device's other lanes: it runs alone (isolation,
+  /// docs/tune.md#dynamic-tuning-in-a-run).
   std::shared_mutex serial;
 };
 
@@ -142,7 +143,8 @@ public:
         FROST_THROW(ExitCode::Device, "CUDA reconstruction: device " + std::to_string(id) + " requested but " +
                                           std::to_string(count) + " CUDA device(s) are visible");
 
-    // Plan first (§9 rule 1): every device must hold the cubes before anything is allocated.
+    // Plan first (docs/reconstruct_fourier.md#memory): every device must hold the cubes before
+    // anything is allocated.
     const std::size_t cube = cuda_cube_bytes(layout_, grids_);
     const std::size_t table_bytes = table_.values().size() * sizeof(float);
     for (int id : devices) {
@@ -316,7 +318,7 @@ public:
 
   void finish(std::vector<recon::HalfGrid>& out) override {
     release_batches(out);
-    // Every device folds its own cube (§8.4); the host sums the half grids in double.
+    // Every device folds its own cube; the host sums the half grids in double.
     for (int g = 0; g < grids_; ++g)
       for (auto& d : devices_) {
         fold_device(d, g, out[static_cast<std::size_t>(g)]);

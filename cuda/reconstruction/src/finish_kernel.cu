@@ -1,8 +1,8 @@
-// The finish kernel of the CUDA accumulator (fourier-reconstruction.md §5.8, §5.9 step 2): the
-// Friedel fold of a device cube into float half-grid planes, in fast mode of the blob-convolved
-// cube (convolved on the fly, before the fold as on the host). Per voxel it runs
-// recon::fold_voxel and recon::convolve_voxel (fold_math.hpp), the code of the host fold_into
-// and convolve_with_blob.
+// The finish kernel of the CUDA accumulator (docs/reconstruct_fourier.md#fast-mode; step 2 of
+// docs/reconstruct_fourier.md#finalisation): the Friedel fold of a device cube into float half-grid
+// planes, in fast mode of the blob-convolved cube (convolved on the fly, before the fold as on the
+// host). Per voxel it runs recon::fold_voxel and recon::convolve_voxel (fold_math.hpp), the code of
+// the host fold_into and convolve_with_blob.
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
-// The grid symmetrisation on the GPU (grid_symmetry.hpp, fourier-reconstruction.md §7): the folded half grid is uploaded,
-// every voxel takes recon::symmetrised_voxel (grid_symmetry.hpp, the code the CPU loop runs) in
-// double, and the result is downloaded over the host grid. One thread per voxel, x fastest, so
-// neighbouring threads read neighbouring rotated positions.
+// The grid symmetrisation on the GPU (grid_symmetry.hpp, docs/reconstruct_fourier.md#symmetry): the
+// folded half grid is uploaded, every voxel takes recon::symmetrised_voxel (grid_symmetry.hpp, the
+// code the CPU loop runs) in double, and the result is downloaded over the host grid. One thread
+// per voxel, x fastest, so neighbouring threads read neighbouring rotated positions.
 #include <string>
 #include <vector>
 

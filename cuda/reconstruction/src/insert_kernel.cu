@@ -1,9 +1,9 @@
-// The gather insertion kernels (fourier-reconstruction.md §5.5, §5.8, §8.2). Both run the code
-// the CPU accumulator runs (recon::gather_column_range / gather_column_nearest_range of
-// gather.hpp) on exactly the (space, voxel) pairs the CPU visits; they differ in how the work is
-// spread and summed:
+// The gather insertion kernels (docs/reconstruct_fourier.md#gather-and-the-traverse-space,
+// #the-cuda-backend). Both run the code the CPU accumulator runs (recon::gather_column_range /
+// gather_column_nearest_range of gather.hpp) on exactly the (space, voxel) pairs the CPU visits;
+// they differ in how the work is spread and summed:
 // * column: one thread per column of the iteration plane of a traverse space, blockIdx.z strides
-//   over the batch's spaces, float atomics into the cube for every voxel update (§8.2);
+//   over the batch's spaces, float atomics into the cube for every voxel update;
 // * brick: one block per brick of the cube (or per part of the batch's spaces for busy bricks);
 //   the block tests the batch's spaces against the brick, then walks the part inside the brick
 //   of every column of every space that hits it, summing in shared memory, and adds each voxel
@@ -25,7 +25,7 @@ namespace {
 /// Adds a voxel's gathered value into the device cube. Two float atomics for the complex value
 /// (no float2 atomics) and one for the weight; the return values are unused, so the compiler
 /// emits fire-and-forget reductions. Within one traverse space a voxel is written once; atomics
-/// resolve overlaps between spaces and streams (§8.2).
+/// resolve overlaps between spaces and streams.
 struct AtomicGrid {
   float* g;
   float* w;
@@ -47,7 +47,7 @@ struct AtomicGrid {
 /// Position of this thread's column within its block's tile of the plane. tile == 1: row-major
 /// (x fastest). tile > 1 (divides both block edges): consecutive threads fill tile x tile squares,
 /// so a warp's columns are close in both plane axes and read nearby sample pixels (TILE of the
-/// autotuning space, autotuning.md §5.3).
+/// autotuning space, docs/tune.md#the-spaces-of-frost-kernels).
 __device__ inline void column_in_block(int tile, int& ta, int& tb) {
   const int bx = static_cast<int>(blockDim.x);
   int lx = static_cast<int>(threadIdx.x), ly = static_cast<int>(threadIdx.y);
@@ -267,8 +267,8 @@ void launch_brick(const InsertArgs& a, const Weight& weight, cudaStream_t stream
   FROST_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(kBrickSharedBytes)));
   // Two blocks per SM (half the shared memory) leave the other half to the L1 cache, which holds
-  // the blob table and the samples the gathers read: on an H100 that ran 17.4 ms per batch of
-  // 1500 spaces against 20.8 ms with four blocks per SM (and 31 ms with one).
+  // the blob table and the samples the gathers read: measured faster than four blocks per SM or one
+  // (docs/performance.md#reconstruction).
   FROST_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, kBrickCarveoutPercent));
   kernel<<<static_cast<unsigned>(a.task_count), kBrickThreads, kBrickSharedBytes, stream>>>(
       a.spaces, a.tasks, a.samples, a.radius, a.slab, weight, a.g, a.w, a.side);

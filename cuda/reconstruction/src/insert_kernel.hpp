@@ -42,7 +42,7 @@ struct InsertArgs {
   const recon::TraverseSpace* spaces = nullptr; ///< device: space_count traverse spaces
   int space_count = 0;
   recon::SampleView samples;                    ///< device pointers (spectra, gw or nullptr)
-  bool fast = false;                            ///< nearest-neighbour insertion (§5.8)
+  bool fast = false;                            ///< nearest-neighbour insertion (fast mode)
   WeightMode weight = WeightMode::Table;        ///< precise mode: table lookup or on the fly
   float radius = 0;                             ///< blob radius a
   recon::BlobTableView table;                   ///< device table (Table mode)
@@ -69,9 +69,10 @@ void validate(const InsertLaunchConfig& config);
 /// config.kernel names (checked launch).
 void launch_insert(const InsertLaunchConfig& config, const InsertArgs& args, cudaStream_t stream);
 
-/// The finish kernel: planes z0..z0+nz-1 of the folded half grid (§5.9 step 2) of one device
-/// cube, in fast mode of the blob-convolved cube (§5.8), written as float: out[0, 2n) the
-/// interleaved complex values, out[2n, 3n) the weights, n = nz (M+1) (M/2+1), half-grid order.
+/// The finish kernel: planes z0..z0+nz-1 of the folded half grid (step 2 of
+/// docs/reconstruct_fourier.md#finalisation) of one device cube, in fast mode of the blob-convolved
+/// cube, written as float: out[0, 2n) the interleaved complex values, out[2n, 3n) the weights, n =
+/// nz (M+1) (M/2+1), half-grid order.
 struct FoldArgs {
   const float* g = nullptr;             ///< device cube G (interleaved re, im)
   const float* w = nullptr;             ///< device cube W
@@ -85,8 +86,8 @@ struct FoldArgs {
 /// Enqueues the finish kernel on `stream` (checked launch).
 void launch_fold(const FoldArgs& args, cudaStream_t stream);
 
-/// Enqueues §5.9 step 3 (recon::average_kx0_pair) on a device half grid of side M + 1: data
-/// (re, im) interleaved and weights, the layout launch_fold writes.
+/// Enqueues step 3 of docs/reconstruct_fourier.md#finalisation (recon::average_kx0_pair) on a device
+/// half grid of side M + 1: data (re, im) interleaved and weights, the layout launch_fold writes.
 void launch_kx0_average(float* data, float* weight, int M, cudaStream_t stream);
 
 /// The grid symmetrisation of z planes [z0, z0 + nz) of a device half grid (recon::

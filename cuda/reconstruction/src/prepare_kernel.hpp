@@ -1,5 +1,5 @@
 #pragma once
-// Sample preparation on the device (--fftOnGPU, fourier-reconstruction.md §8.1): the per-pixel
+// Sample preparation on the device (--fftOnGPU, docs/reconstruct_fourier.md#cpu-and-gpu-split): the per-pixel
 // code of sample_math.hpp around a batched cuFFT R2C. Launchers only; CUDA headers allowed.
 #include <cuda_runtime.h>
 

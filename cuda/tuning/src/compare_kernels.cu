@@ -1,7 +1,7 @@
-// §8.1 step 4 on the device: the largest |output - reference| and |reference| over n floats,
-// reduced per block in shared memory and across blocks with atomicMax on the bit patterns
-// (non-negative floats order like unsigned integers), so that verifying a configuration of a
-// kernel with a large output (a reconstruction cube) needs no download.
+// The verification of docs/tune.md#offline-protocol on the device: the largest |output - reference|
+// and |reference| over n floats, reduced per block in shared memory and across blocks with atomicMax
+// on the bit patterns (non-negative floats order like unsigned integers), so that verifying a
+// configuration of a kernel with a large output (a reconstruction cube) needs no download.
 #include <cmath>
 #include <cstring>
 #include <limits>

@@ -14,7 +14,7 @@ double uniform01(std::uint32_t a, std::uint32_t b) {
 
 std::vector<PhantomBlob> phantom_blobs(PhantomKind kind) { 
   // Seeds chosen once among 1-12 (64 px, 40-50 images per view, shifts +-5 px): smooth seed 6
-  // converges on every image at view (30, 60) as the spec's prototype phantom did (seeds 1-4, 8,
+  // converges on every image at view (30, 60) as the original design's prototype phantom did (seeds 1-4, 8,
   // 11, 12 have a pseudo-symmetric view there, a 180-degree local optimum with CC 0.80-0.96: a
   // property of the draw, not of the estimator); sharp seed 2 fails on a few per cent of the
   // images, like the prototype's sharp draw.

@@ -1,5 +1,5 @@
-// The per-pair estimator on the CPU (align-significant.md §5). Every loop body calls the FROST_HD
-// math of include/frost/alignment/math, which the CUDA backend will call from its kernels.
+// The per-pair estimator on the CPU (docs/align_significant.md#the-per-pair-estimator). Every loop body calls
+// the FROST_HD math of include/frost/alignment/math, which the CUDA backend will call from its kernels.
 #include "frost/alignment/pair_aligner.hpp"
 
 #include <algorithm>
@@ -21,7 +21,7 @@ fft::FftPlan make_plan(const fft::FftSpec& spec, bool measure) {
   return fft::shared_planner(fft::Backend::Cpu)->plan(spec, o);
 }
 
-/// Population mean and standard deviation in double (§8.4).
+/// Population mean and standard deviation in double (docs/align_significant.md#determinism-and-precision).
 void statistics(const float* p, std::size_t n, double& mean, double& stddev) {
   double s = 0, s2 = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -150,7 +150,7 @@ double CpuPairAligner::correlation(const ReferenceData& ref, const float* image)
   const std::size_t n = std::size_t(nx_) * ny_;
   double mean, stddev;
   statistics(image, n, mean, stddev);
-  if (stddev == 0 || ref.stddev == 0) return 0.0; // empty aligned image: defined as 0 (§5.5)
+  if (stddev == 0 || ref.stddev == 0) return 0.0; // empty aligned image: defined as 0
   double cross = 0;
   for (std::size_t i = 0; i < n; ++i) cross += double(ref.pixels[i]) * image[i];
   return (cross - double(n) * ref.mean * mean) / (double(n) * ref.stddev * stddev);
@@ -198,7 +198,7 @@ PairResult CpuPairAligner::align(const ReferenceData& ref, const float* image, c
   auto best_of_orders = [&](const float* img) {
     const OrderResult rot = align_order(ref, img, Order::RotationFirst, s);
     const OrderResult shift = align_order(ref, img, Order::ShiftFirst, s);
-    return shift.cc > rot.cc ? shift : rot; // ties keep rotation-first (§5.6)
+    return shift.cc > rot.cc ? shift : rot; // ties keep rotation-first
   };
   PairResult out;
   OrderResult best = best_of_orders(image);

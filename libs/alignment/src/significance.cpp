@@ -1,5 +1,5 @@
-// Weights and assignment of align-significant.md §6 (Xmipp `computeWeightsAndSave`,
-// `computeAssignment`) with the toolkit's tie and edge-case rules.
+// Weights and assignment of docs/align_significant.md#significance-weights-and-assignment (Xmipp
+// `computeWeightsAndSave`, `computeAssignment`) with the toolkit's tie and edge-case rules.
 #include "frost/alignment/significance.hpp"
 
 #include <algorithm>

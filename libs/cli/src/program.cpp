@@ -152,8 +152,8 @@ int Program::main(int argc, const char* const* argv) {
       }
     }
 
-    // Scipion passes GPU ids space-separated (`--device 0 1`, formats spec §10.6): such a run of
-    // integers after --device/--dev is joined into one list ("0,1") before parsing.
+    // Scipion passes GPU ids space-separated (`--device 0 1`, docs/conventions.md#device-selection):
+    // such a run of integers after --device/--dev is joined into one list ("0,1") before parsing.
     std::vector<std::string> joined;
     for (int i = 0; i < argc; ++i) {
       joined.emplace_back(argv[i]);

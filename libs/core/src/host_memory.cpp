@@ -29,8 +29,8 @@ void* aligned(std::size_t bytes) {
 }
 
 #if FROST_HAVE_CUDA
-// Pinned blocks are kept for reuse when freed (up to a cap): page-locking costs about 4 ms per
-// 16 MiB and holds the driver's lock meanwhile, stalling other threads' launches, so a batch of
+// Pinned blocks are kept for reuse when freed (up to a cap): page-locking is slow and holds the
+// driver's lock meanwhile, stalling other threads' launches, so a batch of
 // movies pins its staging once instead of once per movie. Sizes are rounded up to 64 KiB so that
 // nearly equal requests share blocks; a free block up to twice the request is reused.
 constexpr std::size_t kPinnedGranule = std::size_t{64} << 10;

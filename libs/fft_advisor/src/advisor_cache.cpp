@@ -1,4 +1,4 @@
-// The persistent answer cache (fft-advisor.md §7.4): a JSON-lines file that many processes
+// The persistent answer cache (docs/fft_advisor.md#answer-cache): a JSON-lines file that many processes
 // append to at once. Every access holds a flock on the file (shared to read, exclusive to
 // write), so a reader never sees half a line; compaction and clearing replace or remove the
 // file under the exclusive lock, and open_locked() makes late writers follow the path to the
@@ -33,7 +33,7 @@ using detail::hex64;
 namespace {
 
 constexpr const char* kFileName = "fft-sizes.jsonl";
-constexpr std::size_t kMaxLineBytes = 4096; // §7.4, newline included
+constexpr std::size_t kMaxLineBytes = 4096; // newline included (docs/fft_advisor.md#records-and-file-discipline)
 /// Locks are held for one append or one read; waiting longer means something is stuck, and a
 /// cache problem must only cost a warning.
 constexpr double kLockWaitS = 30;
@@ -46,8 +46,8 @@ struct Entry {
   std::size_t position;
 };
 
-/// §7.4 preference among records of one key: measured first, then the newest (then the later
-/// line, for equal times).
+/// Preference among records of one key (docs/fft_advisor.md#records-and-file-discipline): measured
+/// first, then the newest (then the later line, for equal times).
 bool preferred(const Entry& a, const Entry& b) {
   const bool ma = a.record.source == "measured", mb = b.record.source == "measured";
   if (ma != mb) return ma;

@@ -1,6 +1,6 @@
-// The canonical cache key of fft-advisor.md §7.4 and the JSON form of one cache record. Field
-// names and enum spellings follow the candidate object of §7.3 wherever the two overlap, so a
-// record's "answer" reads like one row of `frost_fft_advisor find --format json`.
+// The canonical cache key (docs/fft_advisor.md#cache-key) and the JSON form of one cache record. Field names
+// and enum spellings follow the candidate object of docs/fft_advisor.md#outputs-and-exit-codes wherever the
+// two overlap, so a record's "answer" reads like one row of `frost_fft_advisor find --format json`.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -37,7 +37,7 @@ constexpr int kRecordVersion = 1;
 /// Lines are written with one write() under flock; the bound keeps each one a small, whole unit.
 constexpr std::size_t kMaxLineBytes = 4096;
 
-// ---- enum spellings (§7.2 option values, §7.3 JSON values) --------------------------------
+// ---- enum spellings (option values and JSON values of the program) --------------------------------
 
 const char* name_of(Precision p) { return p == Precision::F32 ? "f32" : "f64"; }
 const char* name_of(Kind k) { return k == Kind::R2C ? "r2c" : k == Kind::C2R ? "c2r" : "c2c"; }
@@ -108,7 +108,7 @@ json candidate_to_json(const Candidate& c) {
   j["terms"] = c.terms;
   j["data_bytes"] = c.data_bytes;
   j["plan_bytes_estimate"] = c.plan_bytes_estimate;
-  // §7.3: measured fields are null (not 0) when nothing was measured.
+  // Measured fields are null (not 0) when nothing was measured.
   j["status"] = m ? json(c.measured->status) : json(nullptr);
   j["error"] = m ? text_or_null(c.measured->error) : json(nullptr);
   j["plan_ms"] = m ? number_or_null(c.measured->plan_ms) : json(nullptr);

@@ -52,7 +52,8 @@ CachedFind find_cached(const AdvisorRequest& req, const Profile& profile, const 
     }
   }
 
-  // Measuring while another process measures on the same device gives wrong numbers (§7.5).
+  // Measuring while another process measures on the same device gives wrong numbers
+  // (docs/fft_advisor.md#measurement-lock).
   const std::string lock_dir = settings.dir.empty() ? default_cache_dir() : settings.dir;
   DeviceLock lock(lock_dir, measurer.device_uuid().empty() ? ctx.device_identity : measurer.device_uuid(),
                   settings.lock_wait_s);

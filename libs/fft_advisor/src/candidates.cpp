@@ -1,4 +1,5 @@
-// Per-dimension candidate sets (fft-advisor.md §6.2) and their kernel filter (§6.3).
+// Per-dimension candidate sets (docs/fft_advisor.md#per-dimension-candidates) and their kernel
+// filter (docs/fft_advisor.md#kernel-filter).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -79,7 +80,7 @@ Window dimension_window(index_t n, Resize resize, const std::optional<std::int64
   }
   if (resize == Resize::Crop) {
     // A transformed dimension stays one: cropping to length 1 would change the rank, and its
-    // zero kernel estimate would distort the filter's minimum (§6.3).
+    // zero kernel estimate would distort the filter's minimum.
     const index_t floor = n > 1 ? 2 : 1;
     return {std::max(floor, micro_pct ? shrink_ceil(n, *micro_pct) : 1), n};
   }
@@ -143,8 +144,9 @@ std::vector<index_t> dimension_candidates(const AdvisorRequest& req, const Profi
 std::vector<index_t> filter_dimension(const std::vector<index_t>& candidates, index_t n, const Profile& profile,
                                       Precision precision) {
   if (candidates.empty()) return {};
-  // The minimum and the closest member are computed independently (the reference aliased them,
-  // defect 4.7-1). Closest: smallest |m - n|, the smaller size on a tie.
+  // The minimum and the closest member are computed independently (the reference aliased them:
+  // defect 1 of docs/fft_advisor.md#defects-of-the-reference-we-do-not-copy).
+  // Closest: smallest |m - n|, the smaller size on a tie.
   std::vector<int> k(candidates.size());
   int k_min = std::numeric_limits<int>::max();
   index_t closest = candidates.front();

@@ -1,6 +1,6 @@
-// The per-device measurement lock of fft-advisor.md §7.5: one process measures on a device at a
-// time, across processes (flock on a file); a process that cannot get it falls back to the
-// heuristic answer instead of producing numbers disturbed by another measurement.
+// The per-device measurement lock of docs/fft_advisor.md#measurement-lock: one process measures on
+// a device at a time, across processes (flock on a file); a process that cannot get it falls back
+// to the heuristic answer instead of producing numbers disturbed by another measurement.
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
-// The CPU measurer of fft-advisor.md §9.2: the protocol of §6.7 with FFTW through frost::fft's
-// CPU planner (so planning shares the process-wide FFTW lock and wisdom), timed with a steady
-// clock.
+// The CPU measurer (docs/fft_advisor.md#the-fftw-measurer): the measurement protocol with FFTW
+// through frost::fft's CPU planner (so planning shares the process-wide FFTW lock and wisdom),
+// timed with a steady clock.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -65,7 +65,8 @@ public:
   }
   std::string library_versions() const override { return fftw_version(); }
   std::string device_uuid() const override { return frost::host_name(); }
-  // Measured plans leave wisdom behind; keep it per machine so later runs plan instantly (§9.3).
+  // Measured plans leave wisdom behind; keep it per machine so later runs plan instantly
+  // (docs/fft_advisor.md#wisdom).
   void begin_session(const std::string& cache_dir) override { load_fftw_wisdom(cache_dir, Precision::F32); }
   void end_session(const std::string& cache_dir) override { save_fftw_wisdom(cache_dir, Precision::F32); }
 
@@ -80,13 +81,13 @@ private:
   static Measurement run(const Candidate& c, const Protocol& p) {
     FftSpec spec = c.spec();
     if (!c.batched) spec.batch = 1; // one signal per execution
-    // A planner of our own: its plan is made (and timed) here and released with it, as §6.7
-    // step 6 asks, instead of being served from or left in a shared plan cache.
+    // A planner of our own: its plan is made (and timed) here and released with it (every candidate
+    // is measured on fresh resources), instead of being served from or left in a shared plan cache.
     const std::shared_ptr<Planner> planner = make_planner(Backend::Cpu);
     PlanOptions opts;
     opts.rigor = p.fftw_effort;
     opts.threads = p.fftw_threads;
-    opts.time_limit_s = 5.0; // §9.2: bounds each measuring plan
+    opts.time_limit_s = 5.0; // bounds each measuring plan (docs/fft_advisor.md#the-fftw-measurer)
 
     Measurement m;
     const Clock::time_point t_plan = Clock::now();

@@ -1,4 +1,4 @@
-// CPU fingerprint and the per-machine FFTW wisdom file (fft-advisor.md §9.3), on top of the
+// CPU fingerprint and the per-machine FFTW wisdom file (docs/fft_advisor.md#wisdom), on top of the
 // wisdom import/export of frost::fft (which already takes the process-wide FFTW lock).
 #include "frost/fft/fftw_wisdom_file.hpp"
 

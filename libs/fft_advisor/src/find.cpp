@@ -1,5 +1,5 @@
-// Autotuning (fft-advisor.md §6.7) and benchmark mode (§6.8), generic over a Measurer so that
-// the same ranking and selection serve cuFFT, FFTW and the tests' fake measurers.
+// find (docs/fft_advisor.md#find) and benchmark mode (docs/fft_advisor.md#benchmark-mode), generic over
+// a Measurer so that the same ranking and selection serve cuFFT, FFTW and the tests' fake measurers.
 #include <algorithm>
 #include <chrono>
 #include <numeric>
@@ -90,9 +90,10 @@ FindResult find(const AdvisorRequest& req, const Profile& profile, const Scratch
   detail::validate_request(req);
   AdvisorRequest r = req;
   r.count = top;
-  // The window is at least T (§6.4). Without an explicit window find looks at the
-  // max(10, count, 2T) closest sizes: measured on an H100 (2000 random 1D problems, G1) that lifted the autotuned mean
-  // speedup over naive 2^a3^b5^c7^d padding from 1.19x to 1.21x, for 0.8 % more padding.
+  // The window is at least T (docs/fft_advisor.md#combination-and-the-proximity-window). Without an
+  // explicit window find looks at the max(10, count, 2T) closest sizes: on the G1 problems that
+  // raised the autotuned mean speedup over naive 2^a3^b5^c7^d padding for slightly more padding
+  // (docs/performance.md#fft-advisor-and-tuning).
   r.window = req.window > 0 ? std::max(req.window, top) : std::max(detail::proximity_window(req), 2 * top);
   return measure_and_rank(recommend(r, profile, scratch), original_configuration(req, profile, scratch), measurer,
                           protocol);

@@ -1,8 +1,8 @@
 #pragma once
 /// @file heuristic_detail.hpp
 /// @brief Internals shared by the heuristic's source files (candidates, recommend, find): exact
-/// window arithmetic, parity rules, request validation and the §6.6 ordering. Private to
-/// frost_size_advisor; the unit tests include it to test the ordering on hand-built lists.
+/// window arithmetic, parity rules, request validation and the ranking order (docs/fft_advisor.md#ranking).
+/// Private to frost_size_advisor; the unit tests include it to test the ordering on hand-built lists.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -30,13 +30,13 @@ index_t grow_floor(wide_t n, std::int64_t micro_pct);
 /// max(1, ceil(n * (1 - p/100))) with p in millionths of a percent.
 index_t shrink_ceil(wide_t n, std::int64_t micro_pct);
 
-/// The effective resize mode: max change 0 means Keep (§6.1).
+/// The effective resize mode: max change 0 means Keep (docs/fft_advisor.md#request-and-validation).
 Resize effective_resize(const AdvisorRequest& req);
 /// True when dimension d keeps its size: unit dimension, keep mode, or d >= optimize_dims.
 bool dimension_kept(const AdvisorRequest& req, int d);
 
-/// Inclusive per-dimension size window of §6.2 for a changeable dimension. Crop never goes below 2
-/// for n > 1 (a transformed dimension stays one).
+/// Inclusive per-dimension size window (docs/fft_advisor.md#per-dimension-candidates) for a
+/// changeable dimension. Crop never goes below 2 for n > 1 (a transformed dimension stays one).
 struct Window {
   index_t lo = 1, hi = 1;
 };
@@ -45,18 +45,19 @@ Window dimension_window(index_t n, Resize resize, const std::optional<std::int64
 /// True when m satisfies the explicit parity, or (Parity::Any) the profile's rule for the kind.
 bool parity_ok(index_t m, Parity parity, const Profile& profile, Precision precision, Kind kind);
 
-/// C_d of §6.2 for one dimension described explicitly (so permuted requests can reuse it).
+/// C_d for one dimension described explicitly (so permuted requests can reuse it).
 std::vector<index_t> dimension_candidates_for(index_t n, bool kept, Parity parity, Resize resize,
                                               const std::optional<std::int64_t>& micro_pct,
                                               const Profile& profile, Precision precision, Kind kind);
 
-/// §6.1 checks; frost::Error(Usage) naming the problem.
+/// The checks of docs/fft_advisor.md#request-and-validation; frost::Error(Usage) naming the problem.
 void validate_request(const AdvisorRequest& req);
 
 /// The proximity window W of a request: req.window, or max(10, count) when 0.
 int proximity_window(const AdvisorRequest& req);
 
-/// Bytes of the input plus output buffers of one execution (§6.5), by precision.
+/// Bytes of the input plus output buffers of one execution
+/// (docs/fft_advisor.md#options-batch-and-memory), by precision.
 std::size_t data_bytes(const Candidate& c);
 
 /// The direction a kind implies: R2C forward, C2R inverse, C2C as given.
@@ -65,16 +66,16 @@ Direction implied_direction(Kind kind, Direction requested);
 /// |x'y'z' - XYZ| of a candidate against the requested size.
 wide_t element_distance(const Extent& size, const Extent& request);
 
-/// Strict weak order of §6.6 ("a ranks before b"); kind and direction close the order so that
+/// Strict weak order of the ranking ("a ranks before b"); kind and direction close the order so that
 /// sorting is deterministic.
 bool heuristic_less(const Candidate& a, const Candidate& b, const Extent& request, TieBreak tie_break);
 
 /// Fills kernels, kernels_total, terms and change_pct of a candidate whose size is set.
 void describe(Candidate& c, const Extent& request, const Profile& profile);
 
-/// Chooses the batch of a candidate (§6.5) and fills data_bytes and plan_bytes_estimate. Returns
-/// false when even one signal per execution exceeds the limit (the candidate then describes
-/// batch 1, so its required_bytes() is the smallest requirement).
+/// Chooses the batch of a candidate (docs/fft_advisor.md#options-batch-and-memory) and fills
+/// data_bytes and plan_bytes_estimate. Returns false when even one signal per execution exceeds the
+/// limit (the candidate then describes batch 1, so its required_bytes() is the smallest requirement).
 bool fit_batch(Candidate& c, index_t signals, const std::optional<std::size_t>& mem_limit,
                const ScratchModel& scratch);
 

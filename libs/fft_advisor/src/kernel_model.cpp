@@ -1,4 +1,4 @@
-// The kernel-launch model of fft-advisor.md §5.2 and small integer helpers around it.
+// The kernel-launch model of docs/fft_advisor.md#kernel-estimate and small integer helpers around it.
 #include <algorithm>
 
 #include "frost/fft/heuristic.hpp"

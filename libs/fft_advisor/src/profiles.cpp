@@ -1,4 +1,4 @@
-// The built-in size profiles of fft-advisor.md §5.1 with the kernel-model constants of §4.3.
+// The built-in size profiles with their kernel-model constants (docs/fft_advisor.md#profiles).
 // Changing any constant here changes answers: bump the profile's version (part of every cache key).
 #include <algorithm>
 
@@ -9,7 +9,7 @@ namespace frost::fft {
 
 namespace {
 
-/// CUDA 12 launch caps per prime, [0] float and [1] double (§4.3).
+/// CUDA 12 launch caps per prime, [0] float and [1] double.
 std::array<std::map<int, int>, 2> cuda12_caps() {
   return {std::map<int, int>{{2, 11}, {3, 7}, {5, 4}, {7, 3}, {11, 3}},
           std::map<int, int>{{2, 11}, {3, 6}, {5, 5}, {7, 4}, {11, 3}}};
@@ -62,7 +62,7 @@ Profile make_fftw() {
   p.version = "fftw-r1";
   p.primes = {2, 3, 5, 7};
   p.single_extra_primes = {11, 13}; // FFTW manual: e + f of 11^e 13^f is 0 or 1
-  p.real_rule = EvenRule::Always;   // frost's rule for the CPU r2c path (§9.1)
+  p.real_rule = EvenRule::Always;   // frost's rule for the CPU r2c path (docs/fft_advisor.md#sizes-fftw-handles-well)
   p.complex_rule = EvenRule::Never;
   p.has_kernel_model = false;
   p.regular_limit = {0, 0};

@@ -1,4 +1,4 @@
-// The recommendation pipeline of fft-advisor.md §6.1-§6.6: validation, combination of the
+// The recommendation pipeline (docs/fft_advisor.md#recommendation-algorithm): validation, combination of the
 // per-dimension lists inside the total and proximity windows, the 2D rotation tree, transposition,
 // option expansion with batch and memory, ranking.
 #include <algorithm>
@@ -189,7 +189,7 @@ namespace {
 
 using detail::wide_t;
 
-/// A size tuple ordered by its proximity key (§6.4 step 2).
+/// A size tuple ordered by its proximity key (docs/fft_advisor.md#combination-and-the-proximity-window).
 struct Tuple {
   wide_t distance = 0;
   std::array<index_t, 3> v{1, 1, 1};
@@ -239,7 +239,7 @@ struct Problem {
   std::array<int, 3> origin{0, 1, 2}; ///< which request dimension each position came from
 };
 
-/// The total element window of §6.4 step 1 (inclusive).
+/// The total element window (docs/fft_advisor.md#combination-and-the-proximity-window; inclusive).
 struct TotalWindow {
   wide_t lo = 0, hi = 0;
 };
@@ -255,9 +255,9 @@ TotalWindow total_window(const Problem& pb, Resize resize, const std::optional<s
   return {total, total};
 }
 
-/// §6.4 steps 1-2 without square: the W tuples of F_X x F_Y x F_Z closest to the request inside
-/// the total window. Walks the lists in the direction in which the distance grows, so every loop
-/// can stop as soon as nothing further can enter the window.
+/// The combination of docs/fft_advisor.md#combination-and-the-proximity-window without square: the W tuples
+/// of F_X x F_Y x F_Z closest to the request inside the total window. Walks the lists in the direction in
+/// which the distance grows, so every loop can stop as soon as nothing further can enter the window.
 std::vector<Tuple> closest_tuples(const std::array<std::vector<index_t>, 3>& lists, wide_t target, TotalWindow tw,
                                   bool crop, std::size_t w) {
   ProximityWindow window(w);
@@ -317,7 +317,7 @@ int lead_dimension(const Problem& pb, bool crop) {
   return lead;
 }
 
-/// §6.4 with square-only: one size for every non-unit dimension, taken from the list of the
+/// The combination with square-only: one size for every non-unit dimension, taken from the list of the
 /// lead dimension.
 std::vector<Tuple> square_tuples(const Problem& pb, const std::array<std::vector<index_t>, 3>& lists,
                                  wide_t target, TotalWindow tw, bool crop, std::size_t w) {
@@ -355,7 +355,8 @@ int distinct_primes_11(index_t m) {
   return p;
 }
 
-/// The decision tree of §4.4: true when a 2D candidate should be stored with X and Y swapped.
+/// The decision tree of docs/fft_advisor.md#rotation-and-transposition: true when a 2D candidate
+/// should be stored with X and Y swapped.
 bool rotation_swaps(index_t x, index_t y, const Profile& profile, Precision precision) {
   const int kx = kernel_estimate(x, profile, precision), ky = kernel_estimate(y, profile, precision);
   const int px = distinct_primes_11(x), py = distinct_primes_11(y);
@@ -404,8 +405,9 @@ struct SizeTuple {
   }
 };
 
-/// §6.2-§6.4 for one precision and kind: the proximity-window tuples of every permutation,
-/// rotated where the tree says so. Sets `why` and returns nothing when no tuple exists.
+/// Candidates and combination (docs/fft_advisor.md#recommendation-algorithm) for one precision and
+/// kind: the proximity-window tuples of every permutation, rotated where the tree says so. Sets
+/// `why` and returns nothing when no tuple exists.
 std::vector<SizeTuple> size_tuples(const AdvisorRequest& req, const Profile& profile, Precision precision,
                                    Kind kind, std::string& why) {
   const Resize resize = detail::effective_resize(req);
@@ -521,7 +523,7 @@ std::vector<Candidate> recommend(const AdvisorRequest& req, const Profile& profi
 Candidate original_configuration(const AdvisorRequest& req, const Profile& profile, const ScratchModel& scratch) {
   detail::validate_request(req);
   const auto has = [](const auto& list, const auto& v) { return std::find(list.begin(), list.end(), v) != list.end(); };
-  // The option combination that rule 1 of §6.6 ranks first among the allowed ones.
+  // The option combination that rule 1 of the ranking ranks first among the allowed ones.
   Candidate c;
   c.size = req.size;
   c.precision = has(req.precisions, Precision::F32) ? Precision::F32 : req.precisions.front();

@@ -1,5 +1,5 @@
-// Scratch-size models for CPU-only runs (fft-advisor.md §6.5): the documented worst case (D9) and
-// the paper's measured per-element figures (U8, U9).
+// Scratch-size models for CPU-only runs (docs/fft_advisor.md#options-batch-and-memory): the
+// documented worst case (D9) and the paper's measured per-element figures (U8, U9).
 #include <cmath>
 
 #include "frost/fft/advisor_backend.hpp"

@@ -99,7 +99,7 @@ SizeAdvice SizeAdvisor::advise(const SizeQuery& q) {
   if (q.policy == Policy::Tuned) return advise_tuned(q);
 
   // Exact and Portable: the size never depends on the machine (the memory limit only sets the
-  // batch), so CPU and GPU runs of one command use the same FFT sizes (§8.1).
+  // batch), so CPU and GPU runs of one command use the same FFT sizes (docs/fft_advisor.md#policies).
   const Profile& profile = profile_for(q.policy, backend_);
   const auto scratch = worst_case_scratch_model();
   AdvisorRequest r = to_request(q);

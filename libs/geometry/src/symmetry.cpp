@@ -1,4 +1,4 @@
-// Point-group symmetry (fourier-reconstruction.md §7): name parsing, generators, closure.
+// Point-group symmetry (docs/conventions.md#symmetry-groups): name parsing, generators, closure.
 #include "frost/geometry/symmetry.hpp"
 
 #include <cctype>
@@ -13,10 +13,10 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 // xmippCore SYM_ACCURACY: two elements are the same when no entry differs by more than this.
 constexpr double kSameTol = 1e-6;
-// §3.4: the elements must be orthogonal to this accuracy.
+// The elements must be orthogonal to this accuracy.
 constexpr double kOrthoTol = 1e-9;
 
-// One generator of §7.2.
+// One generator of a group.
 struct Generator {
   enum Kind { Axis, Mirror, Inversion } kind;
   int fold = 0;  // Axis only
@@ -205,7 +205,7 @@ int SymmetryGroup::find(const Mat3d& R, double tol) const noexcept {
 SymmetryGroup parse_symmetry(const std::string& name) {
   const Recipe r = recipe_for(name);
 
-  // Expand the generators into matrices (§7.3).
+  // Expand the generators into matrices.
   std::vector<Mat3d> gens;
   for (const auto& g : r.gens) {
     switch (g.kind) {

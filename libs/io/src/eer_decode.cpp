@@ -1,5 +1,5 @@
-// EER bit-stream decoding and rendering (formats §4.2). The decoder keeps a 64-bit window of
-// the stream so that each code costs a shift and a mask; frames hold ~10^5-10^6 codes.
+// EER bit-stream decoding and rendering (docs/formats.md#decoding-an-eer-frame). The decoder keeps a
+// 64-bit window of the stream so that each code costs a shift and a mask; frames hold ~10^5-10^6 codes.
 #include "frost/io/eer_decode.hpp"
 
 #include "frost/core/error.hpp"

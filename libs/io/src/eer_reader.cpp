@@ -1,6 +1,6 @@
 // EER movies. libtiff is used once, at open, to walk the page chain and note where each page's
 // strips lie; frames are then read with pread and decoded by eer_decode.cpp, so any number of
-// threads can render fractions at once without libtiff handles (formats §4.1).
+// threads can render fractions at once without libtiff handles (docs/formats.md#eer-container).
 #include "frost/io/eer_reader.hpp"
 
 #include <fcntl.h>

@@ -46,7 +46,7 @@ void store_f32(unsigned char* p, float v) {
   store_u32(p, u);
 }
 
-// formats §2.5: a header is plausible in a byte order when nx is a sane size and the mode a
+// A header is plausible in a byte order when nx is a sane size and the mode a
 // small number. Unknown small modes still count as plausible so the user later gets "mode 16 is
 // not supported" rather than a misleading byte-order error; a byte-swapped small int is >= 2^24.
 // ny and nz are checked too: that separates the orders for mode 0 (which reads the same both

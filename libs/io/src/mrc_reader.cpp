@@ -123,7 +123,7 @@ void MrcReader::decide_layout(const std::string& forced, const ReadOptions& opti
   const MrcHeader& h = header_;
   const std::string ext = file_extension(info_.path);
   enum class As { Undecided, Stack, Volume } as = As::Undecided;
-  // formats §2.3 decision procedure, in order.
+  // Stack/volume decision procedure (docs/formats.md#stacks-volumes-and-volume-stacks), in order.
   if (forced == "mrcs" || forced == "st") as = As::Stack;
   else if (forced == "mrc" || forced == "map") as = As::Volume;
   else if (ext == "mrcs" || ext == "st") as = As::Stack;
@@ -156,7 +156,7 @@ void MrcReader::decide_layout(const std::string& forced, const ReadOptions& opti
     else content = Content::Image;
   }
 
-  // Axis permutation (§2.6): only meaningful for a single volume.
+  // Axis permutation: only meaningful for a single volume.
   std::array<index_t, 3> size{h.nx, h.ny, depth};
   std::array<double, 3> start{double(h.nxstart), double(h.nystart), double(h.nzstart)};
   const bool standard = h.mapc == 1 && h.mapr == 2 && h.maps == 3;
@@ -192,7 +192,7 @@ void MrcReader::decide_layout(const std::string& forced, const ReadOptions& opti
   data_offset_ = kMrcHeaderBytes + static_cast<std::int64_t>(h.nsymbt);
   item_bytes_ = static_cast<std::int64_t>(mrc_row_bytes(h.mode, h.nx)) * h.ny * depth;
 
-  // §2.4: cella and mx/my/mz run along X, Y, Z already (MRC2014), so they are not permuted;
+  // cella and mx/my/mz run along X, Y, Z already (MRC2014), so they are not permuted;
   // the start indices belong to columns/rows/sections and were permuted above.
   const std::array<std::int32_t, 3> m{h.mx, h.my, h.mz};
   for (int i = 0; i < 3; ++i)

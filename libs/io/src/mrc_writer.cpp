@@ -159,7 +159,7 @@ MrcHeader MrcWriter::final_header() const {
   h.nzstart = options_.start[2];
   h.mx = h.nx;
   h.my = h.ny;
-  switch (content) { // formats §2.3 "What frost writes"
+  switch (content) { // docs/formats.md#what-frost-writes
   case Content::Image:
   case Content::Stack: h.mz = 1; h.ispg = 0; break;
   case Content::Volume: h.mz = h.nz; h.ispg = 1; break;

@@ -1,6 +1,6 @@
 // libtiff-backed movie reader. libtiff handles are not thread-safe, so concurrent reads each
 // take a handle from a small pool (opening another one when all are busy): frames then decode
-// in parallel, which matters because LZW/Deflate decompression is CPU bound (formats §3).
+// in parallel, which matters because LZW/Deflate decompression is CPU bound.
 #include "frost/io/tiff_reader.hpp"
 
 #include <tiffio.h>
@@ -81,7 +81,7 @@ Layout read_layout(TIFF* tif) {
   TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &l.height);
   TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &l.bits);
   TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &l.samples);
-  // formats §3: no SampleFormat means unsigned, except 32-bit which EMAN2 writes as float.
+  // No SampleFormat means unsigned, except 32-bit which EMAN2 writes as float.
   if (!TIFFGetField(tif, TIFFTAG_SAMPLEFORMAT, &l.format)) l.format = l.bits == 32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT;
   return l;
 }
@@ -177,7 +177,7 @@ TiffReader::TiffReader(const std::string& path, const ReadOptions& options) : im
     m.info.sample = SampleType::UInt4;
   }
 
-  // Pixel size from the first directory (formats §3): inch and centimetre units only. Packed
+  // Pixel size from the first directory: inch and centimetre units only. Packed
   // 4-bit files pack along x only, so their y resolution is the one that describes true pixels.
   TIFFSetDirectory(tif, 0);
   float res = 0;
@@ -247,7 +247,7 @@ void TiffReader::Impl::convert(const unsigned char* raw, float* out) const {
   const std::uint32_t height = layout.height, stored = layout.width;
   const index_t width = info.shape.x;
   for (std::uint32_t y = 0; y < height; ++y) {
-    // TIFF row 0 is the top of the image, MRC row 0 the bottom (formats §1, §3).
+    // TIFF row 0 is the top of the image, MRC row 0 the bottom (docs/formats.md#arrays-rows-and-indices).
     const unsigned char* src = raw + std::size_t(flip ? height - 1 - y : y) * row_bytes;
     float* dst = out + index_t(y) * width;
     if (four_bit) {

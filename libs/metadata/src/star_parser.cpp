@@ -1,4 +1,4 @@
-// Single-pass STAR/XMD reader (formats-and-ecosystem.md §6.1, §7.1). The text is walked line
+// Single-pass STAR/XMD reader (docs/formats.md#star-syntax and #xmd-syntax). The text is walked line
 // by line with plain pointer scans: no regex, no per-value allocation beyond appending the
 // token to its column's text buffer.
 #include <sys/stat.h>

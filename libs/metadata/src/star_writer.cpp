@@ -1,6 +1,7 @@
-// STAR writers byte-compatible with RELION (src/metadata_table.cpp layout, §6.1) and Xmipp
-// (§7.1). Text columns read from a file are written from their tokens, so numbers keep their
-// digits; columns the program filled are formatted as the target program formats them.
+// STAR writers byte-compatible with RELION (src/metadata_table.cpp layout,
+// docs/formats.md#writing-star-files) and Xmipp (docs/formats.md#xmd-syntax). Text columns read
+// from a file are written from their tokens, so numbers keep their digits; columns the program
+// filled are formatted as the target program formats them.
 #include "frost/core/atomic_file.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/metadata/value_text.hpp"

@@ -13,7 +13,8 @@ struct LabelPair {
   std::string_view xmipp, relion;
 };
 
-// formats-and-ecosystem.md §8. Shifts need the pixel size and are handled apart.
+// The label mapping of docs/formats.md#xmipp-and-relion-mapping. Shifts need the pixel size and are
+// handled apart.
 constexpr LabelPair kLabelMap[] = {
     {"image", "rlnImageName"},
     {"micrograph", "rlnMicrographName"},

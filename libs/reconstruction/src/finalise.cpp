@@ -21,9 +21,9 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 
-/// Xmipp's extra apodisation correction (§5.9 step 7, mode xmipp): divide by sinc^2(r / 2N) and
-/// rescale by the mean of that factor over the volume. The factor depends on r^2 only (an
-/// integer), so it is tabulated per r^2.
+/// Xmipp's extra apodisation correction (step 7 of docs/reconstruct_fourier.md#finalisation, mode
+/// xmipp): divide by sinc^2(r / 2N) and rescale by the mean of that factor over the volume. The
+/// factor depends on r^2 only (an integer), so it is tabulated per r^2.
 void apply_xmipp_sinc_correction(Image<Real>& v) {
   const int N = static_cast<int>(v.shape().x), c = N / 2;
   const int rmax = std::max(c, N - 1 - c);
@@ -47,18 +47,18 @@ void apply_xmipp_sinc_correction(Image<Real>& v) {
         v(x, y, z) = static_cast<Real>(v(x, y, z) * mean / s[static_cast<std::size_t>(r2_of(x, y, z))]);
 }
 
-/// §5.9 steps 4-5 for planes [zs0, zs1) of the P-point half spectrum ((P/2 + 1) x P per plane,
-/// the FFT layout of the padded volume): every grid voxel in the representative frequency
-/// range [-floor(P/2), ceil(P/2) - 1] lands on its own element as G c23 / (W + eps); elements
-/// without data (W <= kMinWeight, or beyond the grid) are 0. `out` holds the planes' elements
-/// (with the in-place transform's row length hx = P/2 + 1). Parallel over planes.
+/// Steps 4-5 of docs/reconstruct_fourier.md#finalisation for planes [zs0, zs1) of the P-point half
+/// spectrum ((P/2 + 1) x P per plane, the FFT layout of the padded volume): every grid voxel in the
+/// representative frequency range [-floor(P/2), ceil(P/2) - 1] lands on its own element as G c23 /
+/// (W + eps); elements without data (W <= kMinWeight, or beyond the grid) are 0. `out` holds the
+/// planes' elements (with the in-place transform's row length hx = P/2 + 1). Parallel over planes.
 void fill_spectrum_planes(const HalfGrid& grid, const ReconstructionSettings& settings, const GridLayout& layout,
                           int zs0, int zs1, RealComplex* out) {
   const int P = layout.padded, M = layout.M, h = M / 2;
   const int hx = P / 2 + 1;
   const int kmax = (P + 1) / 2 - 1;
   // c23 = pad_proj^2 / (N pad_vol^3) = 1 / P: undoes the 1/P^2 forward scaling of the images
-  // against the unnormalised inverse over P^3 samples (§5.9 step 4).
+  // against the unnormalised inverse over P^3 samples (step 4).
   const double c23 = 1.0 / P;
   const double eps = settings.ctf == CtfMode::Wiener ? settings.wiener_eps : 0.0;
   const std::int64_t plane = static_cast<std::int64_t>(hx) * P;

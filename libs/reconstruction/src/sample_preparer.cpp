@@ -123,7 +123,7 @@ void SamplePreparer::traverse_spaces(const geom::EulerAngles& pose, int slot, Re
   const geom::Mat3d At = A.transposed();
   const double b = settings_.fast ? 0.0 : settings_.blob.radius;
   for (std::size_t g = 0; g < group_.size(); ++g) {
-    // A_SL = R A^T: sample frequency (kx, ky, 0) -> grid (§3.4).
+    // A_SL = R A^T: sample frequency (kx, ky, 0) -> grid.
     out[g] = make_traverse_space(group_[g] * At, layout_, b, slot, weight);
   }
 }

@@ -33,7 +33,8 @@ std::vector<ParticleTruth> random_particles(const ParticleDraw& draw) {
 namespace {
 
 // Multiplies a rendered 2N image by the CTF in Fourier space. Rendering in a box twice the
-// particle size keeps the CTF's delocalised signal from wrapping around (reconstruction spec T9).
+// particle size keeps the CTF's delocalised signal from wrapping around (T9 in
+// docs/reconstruct_fourier.md#reconstruction-tests).
 void apply_ctf(Image<float>& img, const ctf::CtfParams& params, double pixel_size, fft::Planner& planner) {
   const Shape s = img.shape();
   fft::PlanOptions opts;

@@ -108,7 +108,7 @@ meta::MetadataFile movie_truth_star(const SimulatedMovie& movie, const MovieSetu
     double gx, gy;
     tr.global(t, &gx, &gy);
     frame.push_back(t + 1);
-    sx.push_back(0.0 - (gx - g0x)); // DECISIONS.md 2: the shift to apply is minus the displacement
+    sx.push_back(0.0 - (gx - g0x)); // docs/conventions.md#shifts: the shift to apply is minus the displacement
     sy.push_back(0.0 - (gy - g0y)); // (0.0 - x keeps frame 1 at +0, not -0)
     dx.push_back(gx);
     dy.push_back(gy);
@@ -120,8 +120,8 @@ meta::MetadataFile movie_truth_star(const SimulatedMovie& movie, const MovieSetu
   global.set_column("frostDisplacementY", dy);
 
   if (tr.is_local()) {
-    // Sampled on a grid covering 10-90 % of the frame, as the spec measures errors
-    // (movie-alignment.md §15.1). Values are E_t(x) - E_0(x): displacement relative to frame 1.
+    // Sampled on a grid covering 10-90 % of the frame, as the movie tests measure errors
+    // (docs/simulate.md#movie-ground-truth). Values are E_t(x) - E_0(x): displacement relative to frame 1.
     meta::Block& local = file.add_block("local_truth");
     std::vector<std::int64_t> lf;
     std::vector<double> px, py, ex, ey;

@@ -1,4 +1,4 @@
-// The persistent tuning cache (autotuning.md §9). Concurrency follows the FFT advisor's size
+// The persistent tuning cache (docs/tune.md#tuning-cache). Concurrency follows the FFT advisor's size
 // cache: every access holds a flock on records.jsonl (shared to read, exclusive to append or
 // compact), appends are single write()s of whole lines, and compaction renames a new file over
 // the old one under the lock, which open_locked() makes late writers follow.

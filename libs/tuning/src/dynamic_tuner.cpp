@@ -13,7 +13,7 @@ namespace frost::tuning {
 
 namespace {
 
-/// Three fastest are re-measured once more at the end of a phase (§8.2).
+/// Three fastest are re-measured once more at the end of a phase (docs/tune.md#dynamic-tuning-in-a-run).
 constexpr std::size_t kConfirmCount = 3;
 
 std::string fixed3(double v) {
@@ -42,7 +42,7 @@ DynamicTuner::DynamicTuner(KernelSpace space, Setup setup)
   } else if (setup_.selection.source == ConfigSource::Exact) {
     reason_ = "exact record";
   } else {
-    state_ = State::Probing; // auto decides from the first measured call (§7.4); dynamic tunes after it
+    state_ = State::Probing; // auto decides from the first measured call; dynamic tunes after it
     reason_ = "probing";
   }
 }
@@ -218,7 +218,7 @@ std::optional<TuningRecord> DynamicTuner::record() const {
     r.best = named(current_);
     r.best_ms = *chosen_ms_;
   }
-  r.protocol = MeasureProtocol{0, 1, 0}; // one sample per configuration on real work (§8.2)
+  r.protocol = MeasureProtocol{0, 1, 0}; // one sample per configuration on real work
   return r;
 }
 

@@ -1,7 +1,7 @@
-// The spaces of autotuning.md §5.3. Constraint ids are part of the signatures: rename one only
-// together with the kernel version. Size fields are those of the kernels' problem keys
-// (cuda/reconstruction insert_tuning.hpp, cuda/motion motion_tuning.hpp); the extrema and
-// reduction kernels get theirs with their problem keys.
+// The spaces of frost's kernels (docs/tune.md#the-spaces-of-frost-kernels). Constraint ids are part
+// of the signatures: rename one only together with the kernel version. Size fields are those of the
+// kernels' problem keys (cuda/reconstruction insert_tuning.hpp, cuda/motion motion_tuning.hpp); the
+// extrema and reduction kernels get theirs with their problem keys.
 #include "frost/tuning/kernel_spaces.hpp"
 
 
@@ -15,7 +15,7 @@ const std::vector<std::int64_t> kPowersTo128 = {1, 2, 4, 8, 16, 32, 64, 128};
 
 KernelSpace fr_insert_space(const DeviceLimits& limits, const FrInsertSettings& settings) {
   // Version 2: the parameters frost's column gather kernel has (cuda/reconstruction,
-  // insert_kernel.cu). From the published space (§5.3): BLOCK_DIM, SHARED_BLOB_TABLE, TILE
+  // insert_kernel.cu). From the published space: BLOCK_DIM, SHARED_BLOB_TABLE, TILE
   // (here a remap of the block's threads onto TILE x TILE squares of the iteration plane) and
   // GRID_DIM_Z, whose values are extended up to "every space of the batch at once" (65535):
   // 1 to 16 blocks along z kept a GTX 1070's 15 multiprocessors busy, not an H100's 132.

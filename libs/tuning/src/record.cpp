@@ -1,4 +1,4 @@
-// JSON form of a tuning record (autotuning.md §9.3), read strictly: any missing field or wrong
+// JSON form of a tuning record (docs/tune.md#record), read strictly: any missing field or wrong
 // type makes the line malformed, so the cache can skip it with one warning.
 #include "frost/tuning/record.hpp"
 

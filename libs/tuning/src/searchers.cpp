@@ -1,5 +1,5 @@
-// The searchers of autotuning.md §7.1. Random numbers come only from SplitMix64 (§7.2) and are
-// drawn in a fixed order, so a seed and a sequence of reported times determine the path.
+// The searchers (docs/tune.md#searchers). Random numbers come only from SplitMix64 (docs/tune.md#determinism)
+// and are drawn in a fixed order, so a seed and a sequence of reported times determine the path.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -117,7 +117,7 @@ public:
     SplitMix64 rng(setup.seed);
     std::vector<std::size_t> perm(configs.size());
     for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = i;
-    // Fisher-Yates from the last index down (§7.2).
+    // Fisher-Yates from the last index down.
     for (std::size_t i = perm.size() - 1; i > 0; --i) std::swap(perm[i], perm[rng.below(i + 1)]);
     order_ = usable_known(setup.known);
     for (std::size_t i : perm)

@@ -1,4 +1,4 @@
-// Tuning spaces (autotuning.md §5.1): declaration checks, pruned canonical enumeration and the
+// Tuning spaces (docs/tune.md#declaring-a-space): declaration checks, pruned canonical enumeration and the
 // signature.
 #include "frost/tuning/space.hpp"
 

@@ -1,6 +1,6 @@
-// align-significant.md §12.3 test 17 (updated references, §7.2): class averages of noise-free
-// images aligned by the CPU backend match their references; the normaliser is per reference;
-// an unassigned reference gives zeros and count 0.
+// Test 17 (docs/align_significant.md#significance-and-program-tests, updated references): class
+// averages of noise-free images aligned by the CPU backend match their references; the normaliser
+// is per reference; an unassigned reference gives zeros and count 0.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,6 @@
-// The CUDA aligner against the CPU estimator (align-significant.md §12.5 test 21, scaled to the
-// CI fixture). GPU cases skip without a GPU; the memory plan (§8.3) is checked everywhere.
+// The CUDA aligner against the CPU estimator (test 21 of
+// docs/align_significant.md#gpu-parity-and-benchmark, scaled to the CI fixture). GPU cases skip
+// without a GPU; the memory plan (docs/align_significant.md#memory-plan) is checked everywhere.
 //
 // Bounds:
 // * per kernel on random data (same inputs on both sides): warp and polar resampling max

@@ -1,4 +1,5 @@
-// Per-pair estimator (align-significant.md §12.2, tests 7, 7b, 8, 9) on the analytic phantom.
+// Per-pair estimator (tests 7, 7b, 8 and 9 of docs/align_significant.md#per-pair-estimator-tests)
+// on the analytic phantom.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -23,10 +24,10 @@ PoseErrors evaluate(CpuPairAligner& aligner, const ReferenceData& ref, const std
 // (CI time). Deviation, measured on this fixture: with the default 3 iterations the in-plane
 // angle is still converging for images whose particle centre is ~3 px off the box centre (max ψ
 // error 0.72° parabolic, 2.30° none; shift 0.08 / 0.80 px; min CC 0.9996 / 0.9966), so the
-// spec's parabolic thresholds (0.15°, 0.1 px, 0.999) are asserted with --iters 5 and the
+// documented parabolic thresholds (0.15°, 0.1 px, 0.999) are asserted with --iters 5 and the
 // 3-iteration run is held to the measured values plus a margin. With `none` more iterations do
 // not help (integer shifts and Δ-quantised angles: one image stays at 2.30° = 1.2·Δ), so its ψ
-// bound is 1.25·Δ instead of the spec's 0.75·Δ (prototype max 1.07°).
+// bound is 1.25·Δ instead of the original design's 0.75·Δ (prototype max 1.07°).
 TEST(PairEstimator, NoiseFreeRecoverySmoothPhantom) {
   const int x = 64;
   const auto blobs = phantom_blobs(PhantomKind::Smooth);

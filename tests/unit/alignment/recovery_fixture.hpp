@@ -1,7 +1,8 @@
 #pragma once
-// Data sets and scoring shared by the alignment validation tests (align-significant.md §12):
-// test 7's noise-free single-view images, the §12 "Test fixture" draw of experimental images over
-// a Fibonacci gallery, and the scores of §12.4 (exact / near reference, ψ and shift errors).
+// Data sets and scoring shared by the alignment validation tests (docs/align_significant.md#tests):
+// test 7's noise-free single-view images, the fixture's draw of experimental images over a
+// Fibonacci gallery (docs/align_significant.md#analytic-phantom-fixture), and the scores of
+// docs/align_significant.md#end-to-end-recovery-tests (exact / near reference, ψ and shift errors).
 // Header-only so that the program tests (tests/apps) score the app's output with the same code.
 #include <algorithm>
 #include <chrono>
@@ -92,7 +93,8 @@ struct PoseErrors {
   int failures = 0; ///< psi error > 2 deg or shift error > 1 px
 };
 
-/// Errors of results[k] against set[k]; ground truth ψ = the rendered psi, shift = −displacement (§2).
+/// Errors of results[k] against set[k]; ground truth ψ = the rendered psi, shift = −displacement
+/// (docs/align_significant.md#conventions).
 inline PoseErrors pose_errors(const std::vector<PairResult>& results, const std::vector<Sample>& set) {
   PoseErrors e;
   for (std::size_t k = 0; k < set.size(); ++k) {
@@ -123,7 +125,7 @@ inline void expect_within(const PoseErrors& e, const Test7Bounds& b, const std::
   EXPECT_GE(e.min_cc, b.cc) << what << ": cc";
 }
 
-// ---- §12 "Test fixture": experimental images over a gallery --------------------------------
+// ---- Fixture draw: experimental images over a gallery ---------------------------------------
 
 /// Ground truth of one experimental image: its reference (index into the gallery), in-plane angle
 /// and particle displacement; the expected output is ψ = psi, shift = −(dx, dy).
@@ -180,7 +182,7 @@ inline PhantomSet analytic_set(int x, int n_refs, int n_images, double snr, std:
   return s;
 }
 
-/// Every pair on the CPU backend plus the §6 weights (angDistance 10, the default).
+/// Every pair on the CPU backend plus the significance weights (angDistance 10, the default).
 struct AllPairs {
   std::vector<PairResult> pairs; ///< [r · n_img + i]
   std::vector<float> cc, weights;
@@ -198,7 +200,8 @@ inline AllPairs align_all_pairs(const PhantomSet& set, const AlignSettings& s) {
   return a;
 }
 
-/// One output pose (§2 terms); `found` is false for an image without any row.
+/// One output pose (terms of docs/align_significant.md#conventions); `found` is false for an image
+/// without any row.
 struct Estimate {
   bool found = false;
   std::size_t ref = 0;
@@ -209,7 +212,7 @@ inline Estimate estimate(const PairResult& p, std::size_t ref) {
   return {true, ref, q.psi, q.shift_x, q.shift_y};
 }
 
-/// §12.4 scores of one run.
+/// The recovery scores of one run (docs/align_significant.md#end-to-end-recovery-tests).
 struct Scores {
   double exact = 0;                ///< best reference = true reference (fraction of images)
   double near = 0;                 ///< best reference within near_deg of the true direction
@@ -255,8 +258,9 @@ inline Scores score(const PhantomSet& set, const AllPairs& a, double near_deg) {
   return score(set.truth, best, at_truth, set.dirs, near_deg);
 }
 
-/// Test 13's requirements (§12.4): ≥ 85 % exact; median / p90 ψ error ≤ 2° / 5°; median / p90
-/// shift error ≤ 0.75 / 1.5 px; ψ error > 10° against the true reference for ≤ 10 %.
+/// Test 13's requirements (docs/align_significant.md#end-to-end-recovery-tests): ≥ 85 % exact;
+/// median / p90 ψ error ≤ 2° / 5°; median / p90 shift error ≤ 0.75 / 1.5 px; ψ error > 10° against
+/// the true reference for ≤ 10 %.
 inline void expect_test13(const Scores& s) {
   EXPECT_GE(s.exact, 0.85);
   EXPECT_LE(s.psi_median, 2.0);

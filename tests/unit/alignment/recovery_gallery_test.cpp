@@ -1,5 +1,5 @@
-// Recovery against a denser gallery and mirror checking on the CPU backend
-// (align-significant.md §12.4 tests 14, 15 and 19). Test 18 (--allowInputSwap) and test 20
+// Recovery against a denser gallery and mirror checking on the CPU backend (tests 14, 15 and 19 of
+// docs/align_significant.md#end-to-end-recovery-tests). Test 18 (--allowInputSwap) and test 20
 // (volume mode) exist only in the program and are in tests/apps/align_significant_app_test.cpp.
 #include <cstdio>
 
@@ -15,7 +15,7 @@ constexpr int kX = 64, kGallery = 184, kImages = 60; // 184: Xmipp's count for 1
 
 /// Tests 14 and 15: sharp phantom, 184 Fibonacci references, 60 images at `snr` (draw `seed`,
 /// noise seeds 1000 + i), 3 iterations, keepBestN 1. "Spacing" is the gallery's median
-/// nearest-neighbour angle (14.2°; the spec says 14°). Run in both sub-pixel modes: the
+/// nearest-neighbour angle (14.2°; the original design says 14°). Run in both sub-pixel modes: the
 /// prototype's numbers are for `none`, the program's default is parabolic.
 Scores gallery_run(int test, double snr, std::uint32_t seed, Subpixel sub) {
   const PhantomSet d = analytic_set(kX, kGallery, kImages, snr, seed);
@@ -43,7 +43,7 @@ TEST(RecoveryGallery, DenserGallerySnr01) {
 
 // Test 15: SNR 1; within 1.5 × spacing ≥ 95 %, exact ≥ 83 %, median ψ error ≤ 1.5°, median
 // shift error ≤ 0.6 px (prototype, none: 100 %, 93 %, 0.78°, 0.38 px). Not 100 %: the in-plane
-// search is local, a few images prefer a neighbour or a wrong angle (§12.4).
+// search is local, a few images prefer a neighbour or a wrong angle.
 TEST(RecoveryGallery, DenserGallerySnr1) {
   for (Subpixel sub : {Subpixel::Parabolic, Subpixel::None}) {
     const Scores o = gallery_run(15, 1.0, 15, sub);

@@ -1,7 +1,8 @@
-// End-to-end recovery on the CPU backend (align-significant.md §12.4 tests 13 and 16): sharp
-// phantom, X = 64, 46 Fibonacci references, SNR 0.1, defaults (3 iterations, keepBestN 1), run
-// with the default sub-pixel refinement and with --subpixel none. Scaled: 60 images instead of
-// 100 for each mode (CI time on 2 cores); the thresholds are the spec's.
+// End-to-end recovery on the CPU backend (tests 13 and 16 of
+// docs/align_significant.md#end-to-end-recovery-tests): sharp phantom, X = 64, 46 Fibonacci
+// references, SNR 0.1, defaults (3 iterations, keepBestN 1), run with the default sub-pixel
+// refinement and with --subpixel none. Scaled: 60 images instead of 100 for each mode (CI time on 2
+// cores); the thresholds are the documented ones.
 #include <cstdio>
 
 #include "recovery_fixture.hpp"

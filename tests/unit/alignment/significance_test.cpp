@@ -1,4 +1,5 @@
-// Significance bookkeeping (align-significant.md §12.3 test 10): hand-computed weights and rows.
+// Significance bookkeeping (test 10 of docs/align_significant.md#significance-and-program-tests):
+// hand-computed weights and rows.
 #include <vector>
 
 #include "frost/alignment/significance.hpp"

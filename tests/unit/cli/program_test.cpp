@@ -1,4 +1,4 @@
-// The program base: exit codes per formats-and-ecosystem.md §11.4, help/version/describe, and
+// The program base: exit codes per docs/conventions.md#exit-codes, help/version/describe, and
 // no partial output when a run fails.
 #include <sys/stat.h>
 
@@ -73,7 +73,7 @@ TEST(Program, ExitCodesFollowTheErrorClass) {
   EXPECT_FALSE(exists(d.file("a"))) << "failed runs must leave no output";
 }
 
-// Scipion's spelling of several GPUs (`--device 0 1`, formats spec §10.6) is the list 0,1;
+// Scipion's spelling of several GPUs (`--device 0 1`, docs/conventions.md#device-selection) is the list 0,1;
 // only integers are joined, so a stray word after the ids is still a usage error.
 TEST(Program, SpaceSeparatedDeviceIdsAreOneList) {
   test::TempDir d;

@@ -1,4 +1,5 @@
-// CTF sign and magnitude against hand-derived values (RELION convention, reconstruction spec §5.7).
+// CTF sign and magnitude against hand-derived values (RELION convention,
+// docs/reconstruct_fourier.md#ctf-modes).
 #include <cmath>
 
 #include "frost/ctf/ctf.hpp"

@@ -12,7 +12,7 @@ namespace frost::fft::test_util {
 
 using cd = std::complex<double>;
 
-/// Backend traits: typed suites are written once and instantiated for both (anchors §8.9).
+/// Backend traits: typed suites are written once and instantiated for both (docs/fft_advisor.md#cpu-tests).
 struct CpuBackend {
   static constexpr Backend value = Backend::Cpu;
 };

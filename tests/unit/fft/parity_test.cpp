@@ -9,7 +9,7 @@ namespace {
 
 using namespace test_util;
 
-// Float parity for element-wise results (anchors §8.11): both libraries are accurate to ~1e-7
+// Float parity for element-wise results (docs/fft_advisor.md#cpu-tests): both libraries are accurate to ~1e-7
 // relative at these sizes (~1e-6 for the Bluestein paths of sizes with large prime factors).
 constexpr double kParityTol = 1e-5;
 

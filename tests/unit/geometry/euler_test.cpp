@@ -1,5 +1,5 @@
-// ZYZ Euler angles <-> matrices in the Xmipp/RELION convention (fourier-reconstruction.md §3.1,
-// test U1 of §14.2), angular distances.
+// ZYZ Euler angles <-> matrices in the Xmipp/RELION convention (docs/conventions.md#euler-angles,
+// test U1), angular distances.
 #include <algorithm>
 #include <cmath>
 #include <random>

@@ -1,5 +1,5 @@
-// Convention test against real RELION output (formats-and-ecosystem.md §8, fourier-reconstruction.md
-// §3.2-3.3 and test D1 of §14.4): relion_project images of the 70S ribosome map in
+// Convention test D1 against real RELION output (docs/conventions.md#tests,
+// docs/conventions.md#euler-angles): relion_project images of the 70S ribosome map in
 // shared/data/ASPIRE-Python must be reproduced by frost's projector from the STAR poses.
 #include <algorithm>
 #include <cmath>
@@ -70,8 +70,8 @@ double ncc(const float* a, const float* b, index_t n) {
 enum class Variant { Correct, PeriodicShift, TransposedMatrix, NegatedOrigin, NoOddBoxOffset };
 
 /// relion_project puts the centre of odd boxes one pixel further along +x and +y than n/2
-/// (fourier-reconstruction.md §3.2, also noted by ASPIRE's interop tests); it is an offset of
-/// that program's output, not of the centre convention, so the test adds it to the prediction.
+/// (docs/reconstruct_fourier.md#pose-and-slice-position, also noted by ASPIRE's interop tests); it is an
+/// offset of that program's output, not of the centre convention, so the test adds it to the prediction.
 double odd_box_offset(index_t n) { return n % 2 == 1 ? 1.0 : 0.0; }
 
 std::vector<double> nccs(const std::string& vol_path, const std::string& stack_path, const std::string& star_path,
@@ -85,8 +85,8 @@ std::vector<double> nccs(const std::string& vol_path, const std::string& stack_p
     EXPECT_LT(r.item, stack.shape().n);
     Mat3d A = euler_to_matrix(r.pose);
     if (v == Variant::TransposedMatrix) A = A.transposed();
-    // A stored origin is the shift that centres the image (§3.3): the image is the projection
-    // moved by −origin.
+    // A stored origin is the shift that centres the image (docs/conventions.md#particles): the
+    // image is the projection moved by −origin.
     const double sign = v == Variant::NegatedOrigin ? 1.0 : -1.0;
     const double off = v == Variant::NoOddBoxOffset ? 0.0 : odd_box_offset(nx);
     Image<float> p(Shape::image(nx, ny));

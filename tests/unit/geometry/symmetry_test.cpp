@@ -1,4 +1,4 @@
-// Point-group symmetry (fourier-reconstruction.md §7, test U4 of §14.2): names, orders, group
+// Point-group symmetry (docs/conventions.md#symmetry-groups, test U4): names, orders, group
 // axioms, the orientation of each setting, aliases and usage errors.
 #include <cmath>
 #include <string>

@@ -1,5 +1,6 @@
-// EER acquisition XML (formats §4.1, §4.3): the items Thermo Fisher writes, in item and element
-// form, and the dose per raw frame that --eer-dose-per-fraction divides by.
+// EER acquisition XML (docs/formats.md#eer-container and #eer-fractions-and-upsampling): the items
+// Thermo Fisher writes, in item and element form, and the dose per raw frame that
+// --eer-dose-per-fraction divides by.
 #include <gtest/gtest.h>
 
 #include "frost/io/eer_metadata.hpp"

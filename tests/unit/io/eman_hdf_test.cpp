@@ -1,4 +1,4 @@
-// EMAN2 .hdf stacks (formats §9): files written here with the HDF5 C API in EMAN2's layout.
+// EMAN2 .hdf stacks (docs/formats.md#hdf5): files written here with the HDF5 C API in EMAN2's layout.
 #include <hdf5.h>
 
 #include "frost/core/error.hpp"

@@ -1,4 +1,4 @@
-// binary16 conversion must be exact both ways (MRC mode 12, formats §2.2).
+// binary16 conversion must be exact both ways (MRC mode 12, docs/formats.md#modes).
 #include <cmath>
 #include <cstdint>
 #include <limits>

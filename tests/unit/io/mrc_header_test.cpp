@@ -1,4 +1,5 @@
-// Header parsing, byte-order detection (formats §2.5) and image address syntax (§0, §2.3).
+// Header parsing, byte-order detection (docs/formats.md#header-and-byte-order) and image address syntax
+// (docs/formats.md#image-addresses-and-file-types).
 #include "frost/core/error.hpp"
 #include "frost/io/image_ref.hpp"
 #include "frost/io/mrc_header.hpp"

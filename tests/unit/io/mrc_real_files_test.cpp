@@ -1,4 +1,4 @@
-// The real files of formats §2.9 with their exact header facts, and byte-swapped copies of every
+// The real files (docs/formats.md#tests) with their exact header facts, and byte-swapped copies of every
 // real MRC file in shared/data reading identically.
 #include <cmath>
 

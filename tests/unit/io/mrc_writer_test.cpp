@@ -1,5 +1,5 @@
-// Writing: round trips of modes 2 and 12, the header frost writes (formats §2.3-§2.5), streaming
-// appends and atomicity.
+// Writing: round trips of modes 2 and 12, the header frost writes
+// (docs/formats.md#what-frost-writes), streaming appends and atomicity.
 #include <cmath>
 #include <filesystem>
 

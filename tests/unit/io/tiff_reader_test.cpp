@@ -1,5 +1,5 @@
-// TIFF movies (formats §3): real files decoded independently, and multi-frame files written here
-// with libtiff in every supported sample type and the usual compressions.
+// TIFF movies (docs/formats.md#tiff-movies): real files decoded independently, and multi-frame
+// files written here with libtiff in every supported sample type and the usual compressions.
 #include <tiffio.h>
 
 #include <functional>
@@ -70,7 +70,7 @@ TEST(TiffReal, KlhPackBitsMatchesAnIndependentDecoder) {
   EXPECT_EQ(plain.info().content, Content::Image);
   const Image<float> a = plain.read(0);
   for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(a[index_t(i)], float(ref[i])) << i;
-  // Default: rows flipped (DECISIONS.md 5).
+  // Default: rows flipped (docs/formats.md#tiff-movies).
   const LoadedImage b = read_image(path);
   EXPECT_EQ(b.info.format, FileFormat::Tiff);
   for (index_t y : {index_t(0), index_t(100), index_t(843)})

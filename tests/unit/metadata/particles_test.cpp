@@ -1,5 +1,5 @@
 // Particle-level helpers: image addresses, data paths, pixel sizes, optics joins and the
-// Xmipp <-> RELION mapping (formats-and-ecosystem.md §6.2, §6.3, §8).
+// Xmipp <-> RELION mapping (docs/formats.md#particle-files and #xmipp-and-relion-mapping).
 #include <unistd.h>
 
 #include <climits>

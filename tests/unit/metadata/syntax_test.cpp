@@ -1,4 +1,4 @@
-// STAR/XMD syntax accepted by the reader (formats-and-ecosystem.md §6.1, §7.1), on text in
+// STAR/XMD syntax accepted by the reader (docs/formats.md#star-syntax and #xmd-syntax), on text in
 // memory so that each rule is tested alone.
 #include "expect_error.hpp"
 #include "frost/metadata/metadata_file.hpp"

@@ -1,4 +1,5 @@
-// Tests of the Kaiser-Bessel blob (spec fourier-reconstruction.md §5.2, §14.2 U2).
+// Tests of the Kaiser-Bessel blob (docs/reconstruct_fourier.md#the-blob-kernel; U2 in
+// docs/reconstruct_fourier.md#unit-tests).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,6 +1,6 @@
-// T9 of fourier-reconstruction.md §14.3: CTF-modulated projections (4 A/px, 300 kV, Cs 2.7 mm,
-// A = 0.1, astigmatic underfocus 3000-8000 A) reconstructed with CTF correction (invert and
-// Wiener) recover the phantom; without correction they do not.
+// T9 of docs/reconstruct_fourier.md#reconstruction-tests: CTF-modulated projections (4 A/px, 300
+// kV, Cs 2.7 mm, A = 0.1, astigmatic underfocus 3000-8000 A) reconstructed with CTF correction
+// (invert and Wiener) recover the phantom; without correction they do not.
 #include <gtest/gtest.h>
 
 #include "recon_fixture.hpp"
@@ -34,8 +34,9 @@ TEST(CtfReconstruct, T9WienerRecoversPhantom) {
   for (int k = 1; k <= 14; ++k) EXPECT_GE(q.fsc[k], 0.9) << "shell " << k;
 }
 
-// Not in the §14.3 table: the T4 requirement (fast vs precise) on the T9 data in Wiener mode,
-// where the fast path's per-pixel weight factor (CTF^2) differs most from the numerator's (CTF).
+// Not in the table of docs/reconstruct_fourier.md#reconstruction-tests: the T4 requirement (fast vs
+// precise) on the T9 data in Wiener mode, where the fast path's per-pixel weight factor (CTF^2)
+// differs most from the numerator's (CTF).
 TEST(CtfReconstruct, WienerFastModeMatchesPrecise) {
   const auto& c = test::standard_case();
   const auto& d = test::ctf_case();

@@ -1,12 +1,11 @@
-// The CUDA insertion backend against the CPU one (fourier-reconstruction.md §14.5):
-// G1 parity on the PH1 fixture (precise with table and on-the-fly weights, fast, symmetric c4
-// and i, grid symmetrisation, CTF invert and wiener; samples prepared on the GPU, and on the CPU
-// for two cases) with both insertion kernels (column and brick): relative L2 of
-// the maps <= 1e-4 and FSC >= 0.9999 for k <= 15; brick and column kernels agree within 1e-5
-// on G and W; the device fold (+ fast-mode convolution) of finish() matches the host fold of
-// the same cubes within 1e-6; G3 repeated GPU runs and 1 vs 2 lanes (both kernels, and 2
-// devices where present) within 1e-5; the memory plan (§9 rule 1) and device errors as exit
-// code 4. GPU cases skip without a GPU.
+// The CUDA insertion backend against the CPU one (docs/reconstruct_fourier.md#gpu-tests): G1 parity on
+// the PH1 fixture (precise with table and on-the-fly weights, fast, symmetric c4 and i, grid
+// symmetrisation, CTF invert and wiener; samples prepared on the GPU, and on the CPU for two cases)
+// with both insertion kernels (column and brick): relative L2 of the maps <= 1e-4 and FSC >= 0.9999
+// for k <= 15; brick and column kernels agree within 1e-5 on G and W; the device fold (+ fast-mode
+// convolution) of finish() matches the host fold of the same cubes within 1e-6; G3 repeated GPU runs
+// and 1 vs 2 lanes (both kernels, and 2 devices where present) within 1e-5; the memory plan
+// (docs/reconstruct_fourier.md#memory) and device errors as exit code 4. GPU cases skip without a GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -54,7 +53,8 @@ recon::ReconstructionSettings settings_for(int box) {
   return s;
 }
 
-/// PH1 (§14.1), `count` random views; with a symmetry other than c1 the phantom carries it.
+/// PH1 (docs/reconstruct_fourier.md#fixture), `count` random views; with a symmetry other than c1
+/// the phantom carries it.
 Data make_data(const std::string& sym, int count, std::uint32_t seed, bool ctf = false) {
   Data d;
   d.sym = sym;
@@ -205,13 +205,13 @@ TEST(CudaReconstruction, TuningConfigurationsMapOntoTheColumnLaunch) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::Usage) << e.what();
   }
-  // The problem key (§9.2) of a 32^2 reconstruction with 25 spaces per launch.
+  // The problem key (docs/tune.md#key) of a 32^2 reconstruction with 25 spaces per launch.
   EXPECT_EQ(cuda::fr_insert_problem_key(s, recon::make_grid_layout(s), 25).str(),
             "spec=33x64;vol=65x65x65;cplx=f32;blob_order=0;blob_r=1.900;alpha=15.000;interp=lookup;batch<=32");
 }
 
 TEST(CudaReconstruction, CubeBytesFollowTheMemoryTable) {
-  // §9: N = 128, pad 2 -> 257^3 x 12 bytes = 203.7 MB; two grids twice that.
+  // docs/reconstruct_fourier.md#memory: N = 128, pad 2 -> 257^3 x 12 bytes = 203.7 MB; two grids twice that.
   const auto s = settings_for(128);
   const auto layout = recon::make_grid_layout(s);
   EXPECT_EQ(cuda::cuda_cube_bytes(layout, 1), std::size_t(257) * 257 * 257 * 12);
@@ -480,9 +480,9 @@ TEST(CudaReconstruction, TwoDevicesEqualOne) {
   EXPECT_LE(l2, kRepeatTolerance);
 }
 
-/// Dynamic tuning inside the run (autotuning.md §8.2, §10.3): the launches change from batch
-/// to batch, the map stays within the repeat tolerance of a default run, the phase's record
-/// goes to the cache, and the next run hits it exactly and does not tune again (G6).
+/// Dynamic tuning inside the run (docs/tune.md#dynamic-tuning-in-the-main-loop): the launches
+/// change from batch to batch, the map stays within the repeat tolerance of a default run, the
+/// phase's record goes to the cache, and the next run hits it exactly and does not tune again (G6).
 TEST(CudaReconstruction, DynamicTuningInTheRunMatchesTheDefault) {
   FROST_REQUIRE_GPU();
   const Data d = make_data("c4", 300, 61);
@@ -521,7 +521,8 @@ TEST(CudaReconstruction, DynamicTuningInTheRunMatchesTheDefault) {
     EXPECT_LE(test::relative_l2(again.maps[0], reference.maps[0]), kRepeatTolerance);
   }
   EXPECT_EQ(count_records(), 1u);
-  // auto with a cold cache and few launches: §7.4 says tuning does not pay, nothing recorded.
+  // auto with a cold cache and few launches: the rule of docs/tune.md#when-dynamic-tuning-pays says
+  // tuning does not pay, nothing recorded.
   test::TempDir cold;
   options.policy = tuning::TunePolicy::Auto;
   options.cache_dir = cold.path();

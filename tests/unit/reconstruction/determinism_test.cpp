@@ -1,4 +1,4 @@
-// T13 of fourier-reconstruction.md §14.3 (§8.3): the CPU reconstruction is bit-identical when
+// T13 of docs/reconstruct_fourier.md#reconstruction-tests: the CPU reconstruction is bit-identical when
 // repeated and for any thread count.
 #include <gtest/gtest.h>
 

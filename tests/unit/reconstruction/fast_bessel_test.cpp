@@ -1,5 +1,6 @@
 // The single-precision Bessel functions of the on-the-fly kernel path (fast_bessel.hpp) against
-// the double-precision series recon::bessel_i (fourier-reconstruction.md §5.2, §14.2 U2).
+// the double-precision series recon::bessel_i (docs/reconstruct_fourier.md#the-blob-kernel; U2 in
+// docs/reconstruct_fourier.md#unit-tests).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,6 +1,7 @@
-// T5 of fourier-reconstruction.md §14.3: the gather insertion against the test-only scatter
-// reference of §5.4 (same kernel table, same sample spectra). Also with CTF correction, where
-// the reference computes the §5.7 factors itself, which pins how the gather applies them.
+// T5 of docs/reconstruct_fourier.md#reconstruction-tests: the gather insertion against the
+// test-only scatter reference (docs/reconstruct_fourier.md#scatter-reference; same kernel table,
+// same sample spectra). Also with CTF correction, where the reference computes the CTF factors
+// itself, which pins how the gather applies them.
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -1,5 +1,6 @@
-// T16 of fourier-reconstruction.md §14.3 (§5.10 --halves): one pass with two grids gives the
-// half maps of separate subset runs bit for bit, and their sum gives the full map.
+// T16 of docs/reconstruct_fourier.md#reconstruction-tests (--halves,
+// docs/reconstruct_fourier.md#outputs): one pass with two grids gives the half maps of separate
+// subset runs bit for bit, and their sum gives the full map.
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -1,5 +1,5 @@
 // Where one inserted sample lands in the accumulation grid, and the fold
-// (fourier-reconstruction.md §4, §5.9 steps 2-3, §14.2 U5).
+// (docs/reconstruct_fourier.md#grid-layout, steps 2-3 of docs/reconstruct_fourier.md#finalisation; U5).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
-// T17 of fourier-reconstruction.md §14.3: odd boxes (centre floor(N/2), P = 2N even) meet the T1
-// requirements, with the 0.95 FSC bound up to shell floor(N/2) - 2.
+// T17 of docs/reconstruct_fourier.md#reconstruction-tests: odd boxes (centre floor(N/2), P = 2N
+// even) meet the T1 requirements, with the 0.95 FSC bound up to shell floor(N/2) - 2.
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -1,6 +1,7 @@
-// Precision of the CPU reconstruction (fourier-reconstruction.md §0 Precision, §14.3): T15 compares
-// the float build with the double build on the standard PH1 case, and T6 (symmetry expansion
-// equivalence) is repeated with the double build, where it must hold to 1e-12.
+// Precision of the CPU reconstruction (docs/reconstruct_fourier.md#at-a-glance,
+// docs/reconstruct_fourier.md#reconstruction-tests): T15 compares the float build with the double
+// build on the standard PH1 case, and T6 (symmetry expansion equivalence) is repeated with the
+// double build, where it must hold to 1e-12.
 #include <gtest/gtest.h>
 
 #include <algorithm>

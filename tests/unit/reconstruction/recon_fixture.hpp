@@ -1,6 +1,6 @@
 #pragma once
 /// @file recon_fixture.hpp
-/// @brief The §14.1 fixture of fourier-reconstruction.md: phantom PH1 (sharp Gaussian blobs),
+/// @brief The test fixture of docs/reconstruct_fourier.md#fixture: phantom PH1 (sharp Gaussian blobs),
 /// exact analytic projections at random poses (optionally shifted and CTF-modulated), and the
 /// metrics (FSC per shell, NCC in a sphere, scale). Shared by the CPU and GPU tests.
 #include <cstdint>

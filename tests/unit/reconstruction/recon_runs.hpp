@@ -1,7 +1,7 @@
 #pragma once
 /// @file recon_runs.hpp
-/// @brief Shared plumbing of the CPU reconstruction tests (fourier-reconstruction.md §14.3): the
-/// standard PH1 data set, CPU runs through accumulate()/finalise(), and the quality printout.
+/// @brief Shared plumbing of the CPU reconstruction tests (docs/reconstruct_fourier.md#reconstruction-tests):
+/// the standard PH1 data set, CPU runs through accumulate()/finalise(), and the quality printout.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,12 +28,13 @@ struct Ph1Case {
 /// PH1 with `views` random views (blob seed `seed`, pose seed `seed + 1`).
 Ph1Case make_ph1_case(int box, int views, std::uint32_t seed);
 
-/// The §14.3 default case (N = 32, 300 views, seeds 11/12 as in T1), built once per process.
+/// The default case of docs/reconstruct_fourier.md#reconstruction-tests (N = 32, 300 views, seeds
+/// 11/12 as in T1), built once per process.
 const Ph1Case& standard_case();
 
-/// The standard views with the CTF parameters of §14.3 T9 (300 kV, Cs 2.7 mm, A = 0.1,
-/// dU ~ U(3000, 8000) A, dV = dU - U(0, 300) A, azimuth U(0, 180) deg), and their projections
-/// rendered in a 2N box, multiplied by the CTF at 4 A/px and cropped to N. Built once.
+/// The standard views with the CTF parameters of T9 (docs/reconstruct_fourier.md#reconstruction-tests;
+/// 300 kV, Cs 2.7 mm, A = 0.1, dU ~ U(3000, 8000) A, dV = dU - U(0, 300) A, azimuth U(0, 180) deg), and
+/// their projections rendered in a 2N box, multiplied by the CTF at 4 A/px and cropped to N. Built once.
 struct CtfCase {
   double pixel_size = 4.0;
   std::vector<recon::ParticleRecord> views;
@@ -41,7 +42,8 @@ struct CtfCase {
 };
 const CtfCase& ctf_case();
 
-/// Defaults of §6 for box N (pad 2, blob 1.9/0/15, precise, lookup, kb).
+/// Default options (docs/reconstruct_fourier.md#command-line) for box N (pad 2, blob 1.9/0/15,
+/// precise, lookup, kb).
 recon::ReconstructionSettings default_settings(int box);
 
 /// accumulate() on the CPU; particles[i].row must index `stack`.
@@ -68,8 +70,8 @@ Quality measure(const Image<float>& map, const Image<float>& reference);
 /// "<label> NCC 0.99917 scale 1.0178 FSC: 1.000 0.999 ..." on stdout.
 void print_quality(const char* label, const Quality& q);
 
-/// The T1 requirements of §14.3 for box N: NCC >= 0.998, FSC >= 0.95 for 1 <= k <= last_095,
-/// FSC >= 0.7 at k = floor(N/2), FSC >= 0.143 everywhere (gtest EXPECTs).
+/// The T1 requirements of docs/reconstruct_fourier.md#reconstruction-tests for box N: NCC >= 0.998, FSC
+/// >= 0.95 for 1 <= k <= last_095, FSC >= 0.7 at k = floor(N/2), FSC >= 0.143 everywhere (gtest EXPECTs).
 void expect_t1_thresholds(const Quality& q, int box, int last_095);
 
 /// True when both images have the same shape and the same bits.

@@ -1,5 +1,6 @@
-// Reconstruction options against the PH1 phantom (fourier-reconstruction.md §14.3 T2, T3, T4,
-// T11, T12): gridding correction, output scale, --fast, --max_resolution and --interp.
+// Reconstruction options against the PH1 phantom (T2, T3, T4, T11, T12 in
+// docs/reconstruct_fourier.md#reconstruction-tests): gridding correction, output scale, --fast,
+// --max_resolution and --interp.
 #include <gtest/gtest.h>
 
 #include <cstdio>

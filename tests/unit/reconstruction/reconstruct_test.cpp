@@ -1,4 +1,4 @@
-// Reconstruction round trips against the PH1 phantom (fourier-reconstruction.md §14.3).
+// Reconstruction round trips against the PH1 phantom (docs/reconstruct_fourier.md#reconstruction-tests).
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -1,7 +1,7 @@
-// Real-data check of the insertion geometry (fourier-reconstruction.md §3, D1 of §14.4): the
-// sample a frost loader prepares from a relion_project image (centring, FFT layout, shift sign)
-// must equal the central section of the map's 3-D transform at the positions the traverse space
-// maps it to (A_SL = R A^T). The deliberately wrong conventions must not.
+// Real-data check of the insertion geometry (docs/reconstruct_fourier.md#geometry; D1 in
+// docs/reconstruct_fourier.md#real-data-test): the sample a frost loader prepares from a relion_project
+// image (centring, FFT layout, shift sign) must equal the central section of the map's 3-D transform at
+// the positions the traverse space maps it to (A_SL = R A^T). The deliberately wrong conventions must not.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -75,7 +75,8 @@ double section_correlation(const std::string& dir, const char* stack_name, const
   const geom::SymmetryGroup c1 = geom::parse_symmetry("c1");
   SamplePreparer prep(s, layout, c1);
   const VolumeSpectrum V(vol, layout.padded);
-  // relion_project puts the centre of odd boxes one pixel further along +x and +y (§3.2).
+  // relion_project puts the centre of odd boxes one pixel further along +x and +y
+  // (docs/reconstruct_fourier.md#pose-and-slice-position).
   const double odd = s.box % 2 == 1 ? 1.0 : 0.0;
   const double limit = layout.padded / 5.0;
   const double P2 = double(layout.padded) * layout.padded;

@@ -12,7 +12,7 @@
 namespace frost::test {
 namespace {
 
-/// §5.7 factors of every sample pixel: G takes num F, W takes den.
+/// CTF factors (docs/reconstruct_fourier.md#ctf-modes) of every sample pixel: G takes num F, W takes den.
 void ctf_factors(const recon::ReconstructionSettings& settings, const recon::GridLayout& layout,
                  const ctf::CtfParams& params, std::vector<float>& num, std::vector<float>& den) {
   if (settings.phase_flipped || settings.only_flip_phases || settings.ctf_premultiplied || settings.intact_first_peak)

@@ -1,5 +1,6 @@
-// T8 of fourier-reconstruction.md §14.3: the metadata shift s is the translation to apply to the
-// image (§3.3), so images whose content is displaced by d reconstruct with s = -d.
+// T8 of docs/reconstruct_fourier.md#reconstruction-tests: the metadata shift s is the translation
+// to apply to the image (docs/reconstruct_fourier.md#shifts-as-a-phase-ramp), so images whose
+// content is displaced by d reconstruct with s = -d.
 #include <gtest/gtest.h>
 
 #include <cstdio>

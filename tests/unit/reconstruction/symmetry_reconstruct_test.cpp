@@ -1,6 +1,7 @@
-// Symmetry in the reconstruction (fourier-reconstruction.md §3.4, §14.3 T6 and T7): inserting
-// every image at R A^T equals expanding the metadata to poses A R^T, and a phantom with the
-// group's symmetry is recovered from few views; the wrong composition A^T R is not.
+// Symmetry in the reconstruction (docs/reconstruct_fourier.md#symmetry-composition; T6 and T7 in
+// docs/reconstruct_fourier.md#reconstruction-tests): inserting every image at R A^T equals
+// expanding the metadata to poses A R^T, and a phantom with the group's symmetry is recovered from
+// few views; the wrong composition A^T R is not.
 #include <gtest/gtest.h>
 
 #include <complex>

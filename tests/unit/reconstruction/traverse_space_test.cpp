@@ -1,6 +1,6 @@
-// The traverse space of the gather insertion (fourier-reconstruction.md §5.5, §14.2 U3): golden
-// values, the iteration plane of 90-degree rotations, and a brute-force check that the gather
-// visits every voxel a sample slice can reach.
+// The traverse space of the gather insertion (docs/reconstruct_fourier.md#gather-and-the-traverse-space;
+// U3 in docs/reconstruct_fourier.md#unit-tests): golden values, the iteration plane of 90-degree
+// rotations, and a brute-force check that the gather visits every voxel a sample slice can reach.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -163,7 +163,7 @@ Coverage check_coverage(const geom::Mat3d& a_sl, const recon::GridLayout& layout
   return c;
 }
 
-// §14.2 U3: 10 000 random poses, proper and improper (R A^T with R = -I, as symmetry groups
+// U3: 10 000 random poses, proper and improper (R A^T with R = -I, as symmetry groups
 // with inversion produce), two sample widths (fx = M/2 + 1 and Xmipp's M/2).
 TEST(TraverseSpace, GatherVisitsEveryVoxelWithinTheKernelOfASamplePixel) {
   recon::GridLayout layout;

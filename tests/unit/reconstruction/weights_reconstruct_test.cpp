@@ -1,4 +1,5 @@
-// T10 of fourier-reconstruction.md §14.3 (§5.6): per-image weights scale numerator and
+// T10 of docs/reconstruct_fourier.md#reconstruction-tests
+// (docs/reconstruct_fourier.md#per-image-weights): per-image weights scale numerator and
 // denominator alike, a weight of 2 counts like a duplicate, and weight 0 drops an image.
 #include <gtest/gtest.h>
 

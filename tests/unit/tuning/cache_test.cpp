@@ -1,6 +1,6 @@
-// T7 of autotuning.md §12.1, the file half: records written and read back, malformed lines
+// T7 of docs/tune.md#cpu-tests, the file half: records written and read back, malformed lines
 // skipped with one warning, other schema versions ignored but preserved, unknown fields kept by
-// compaction; the cache directory of §9.1; read-only and shipped databases.
+// compaction; the cache directory of docs/tune.md#location-and-files; read-only and shipped databases.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -185,7 +185,7 @@ TEST(TuningCacheT7, ShippedDatabasesAreReadInNameOrder) {
 namespace frost::tuning {
 namespace {
 
-// frost_tune cache export / import / prune (autotuning.md §10.2): records survive the round
+// frost_tune cache export / import / prune (docs/tune.md#the-program-frost_tune): records survive the round
 // trip into another cache field by field, other-schema and malformed lines of an imported file
 // are counted, and pruning removes exactly the records tuned before the cut-off.
 TEST(TuningCacheT7, ExportImportAndPrune) {

@@ -1,4 +1,4 @@
-// T9 of autotuning.md §12.1: two processes appending 500 records each under the lock leave 1000
+// T9 of docs/tune.md#cpu-tests: two processes appending 500 records each under the lock leave 1000
 // parseable lines, and the effective record of each key is the fastest; appends racing with a
 // compaction are not lost.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The GPU side of tuning: the device's limits feed the spaces' constraints (on a 1024-thread GPU
-// the golden counts of autotuning.md §5.3 hold), and timed launches follow the §8.1 protocol and
-// order work by its size.
+// the golden counts of docs/tune.md#the-spaces-of-frost-kernels hold), and timed launches follow
+// the protocol of docs/tune.md#offline-protocol and order work by its size.
 #include <gtest/gtest.h>
 
 #include "frost/cuda/tuning.hpp"

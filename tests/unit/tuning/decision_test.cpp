@@ -1,5 +1,5 @@
-// T6 of autotuning.md §12.1: the decision rule of policy `auto` (§7.4) and the steps formula
-// (§7.3).
+// T6 of docs/tune.md#cpu-tests: the decision rule of policy `auto`
+// (docs/tune.md#when-dynamic-tuning-pays) and the steps formula (docs/tune.md#budgets-and-stopping).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -28,8 +28,8 @@ TEST(TuningDecisionT6, StepsFormula) {
 }
 
 TEST(TuningDecisionT6, ModelTableOfTheReconstructionExperiment) {
-  // §7.4 table: t_well = oracle runtime / 1280 calls, t_avg = t_well / (average speed),
-  // t_c = 45.5 s / 360, n = 1280; predicted rp for s = 50 and s = 360 in percent.
+  // The table of docs/tune.md#when-dynamic-tuning-pays: t_well = oracle runtime / 1280 calls, t_avg =
+  // t_well / (average speed), t_c = 45.5 s / 360, n = 1280; predicted rp for s = 50 and s = 360 in percent.
   struct Row {
     const char* gpu;
     double oracle_s, avg_speed, rp50, rp360;

@@ -1,4 +1,4 @@
-// Dynamic tuning inside a main loop (autotuning.md §8.2, §10.3, §7.4), driven with synthetic
+// Dynamic tuning inside a main loop (docs/tune.md#dynamic-tuning-in-a-run), driven with synthetic
 // kernel times and an injected clock: which calls are timed, when `auto` tunes, the phase's
 // budget and time cap, the re-measurement of the three fastest, invalid configurations, the
 // device lock, and the record the run leaves.
@@ -74,7 +74,8 @@ TEST(TuningDynamic, OffCachedAndExactNeverTime) {
 
 TEST(TuningDynamic, AutoDoesNotTuneWhenTooFewCalls) {
   Harness h;
-  // §7.4 with avg/best 2.2, s = 50, rp = 0.9: 540 calls are needed.
+  // The rule of docs/tune.md#when-dynamic-tuning-pays with avg/best 2.2, s = 50, rp = 0.9: 540
+  // calls are needed.
   ASSERT_NEAR(calls_needed(0.9, 50, kDefaultAvgOverBest, 0), 540, 1e-9);
   DynamicTuner t(h.space, h.setup(TunePolicy::Auto, 539));
   EXPECT_EQ(t.state(), DynamicTuner::State::Probing);
@@ -228,7 +229,7 @@ TEST(TuningDynamic, ProbeFailureFallsBackToTheDefault) {
 
 TEST(TuningDynamic, RecordedRatioAndTopListFeedAutoAndTheSearch) {
   Harness h;
-  // A stale record whose best is another configuration and whose explored ratio is 1.05: §7.4
+  // A stale record whose best is another configuration and whose explored ratio is 1.05: the rule
   // then needs only 0.9 x 50 x 0.05 / 0.1 = 22.5 calls.
   const auto configs = h.space.space.enumerate();
   TuningRecord rec = test::make_record(h.key, 1.0);

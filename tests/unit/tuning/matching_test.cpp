@@ -1,6 +1,6 @@
-// T8 of autotuning.md §12.1: on a prepared cache the lookup chooses exact, stale, similar,
-// architecture default and kernel default in that order; similar takes the nearest size (log
-// distance) and rejects edge ratios above 1.5; the effective record of a key (§9.5).
+// T8 of docs/tune.md#cpu-tests: on a prepared cache the lookup chooses exact, stale, similar, architecture
+// default and kernel default in that order; similar takes the nearest size (log distance) and rejects edge
+// ratios above 1.5; the effective record of a key (docs/tune.md#writing-merging-and-compaction).
 #include <gtest/gtest.h>
 
 #include <cmath>

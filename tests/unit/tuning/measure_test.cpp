@@ -1,4 +1,4 @@
-// The offline measurement protocol (autotuning.md §8.1 steps 3-4) with scripted samples: sample
+// The offline measurement protocol (docs/tune.md#offline-protocol) with scripted samples: sample
 // counts (>= 3 samples and >= 10 ms summed, <= 50), the median, the early stop of a hopeless
 // configuration, and the output check against the default's.
 #include <cmath>

@@ -1,4 +1,4 @@
-// The common options of §10.1 (the parsing side of T10): policy values, seeds, the cli
+// The common options (docs/tune.md#common-options; the parsing side of T10): policy values, seeds, the cli
 // declaration every GPU-capable program will share, what each policy does with a lookup, and
 // the once-per-process note of CPU-only runs.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-// What a program picks for a tunable kernel before its main loop (autotuning.md §9.4, §10.1):
-// --tune off ignores the cache, the other policies take an exact or similar record whose best
-// configuration is valid in the program's space, and fall back to the kernel default.
+// What a program picks for a tunable kernel before its main loop (docs/tune.md#lookup-order and
+// #common-options): --tune off ignores the cache, the other policies take an exact or similar record
+// whose best configuration is valid in the program's space, and fall back to the kernel default.
 #include <gtest/gtest.h>
 
 #include "frost/test/support.hpp"

@@ -1,4 +1,4 @@
-// T7 of autotuning.md §12.1, the record and key half: canonical key strings, their hash, and
+// T7 of docs/tune.md#cpu-tests, the record and key half: canonical key strings, their hash, and
 // the JSON record read back field by field; what makes a line malformed.
 #include <gtest/gtest.h>
 
@@ -149,7 +149,7 @@ TEST(TuningRecordT7, RecordRoundTripFieldByField) {
   r.time = "2026-11-22T10:15:00Z";
   const std::string line = record_to_json(r);
   EXPECT_EQ(line.find('\n'), std::string::npos);
-  EXPECT_EQ(line.rfind("{\"schema\":1,\"key\":", 0), 0u) << line; // §9.3 field order
+  EXPECT_EQ(line.rfind("{\"schema\":1,\"key\":", 0), 0u) << line; // field order of docs/tune.md#record
   EXPECT_NE(line.find("\"hash\":\"" + key_hash(r.key) + "\""), std::string::npos);
   const ParsedLine p = parse_record_line(line);
   ASSERT_EQ(p.kind, LineKind::Record);

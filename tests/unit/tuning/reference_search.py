@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Independent reference for the golden values of search_test.cpp and space_test.cpp
-(autotuning.md §5.3, §7.1, §7.2): the spaces written from the spec's tables, SplitMix64,
+(docs/tune.md#searchers, #determinism): the spaces written from the published tables, SplitMix64,
 rejection sampling, Fisher-Yates, simulated annealing and KTT's MCMC, the synthetic cost of
 tuning_test_util.cpp. Prints the signatures, valid counts, first 20 random configurations per
 space and the annealing/MCMC paths on fr_insert (lookup), which must equal the C++ goldens.

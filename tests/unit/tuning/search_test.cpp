@@ -1,6 +1,6 @@
-// T4 of autotuning.md §12.1: deterministic search. Golden lists are indices into the canonical
+// T4 of docs/tune.md#cpu-tests: deterministic search. Golden lists are indices into the canonical
 // enumeration (T1 fixes that order), for seed 0x5eed combined with a fixed key per space. They
-// were reproduced by an independent implementation of §7.1/§7.2 (reference_search.py here).
+// were reproduced by an independent implementation of the searchers (reference_search.py here).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -200,7 +200,7 @@ TEST(TuningSearchT4, AnnealingMovesToNeighboursAndFindsGoodConfigurations) {
 }
 
 TEST(TuningSearchT4, AnnealingAcceptanceAtTheFirstTemperature) {
-  // §7.1: at k = 0 a neighbour 10% slower is accepted with probability 0.5.
+  // Annealing (docs/tune.md#searchers): at k = 0 a neighbour 10% slower is accepted with probability 0.5.
   EXPECT_NEAR(std::exp(-0.1 / kAnnealingT0), 0.5, 1e-3);
 }
 

@@ -1,5 +1,5 @@
 // T1 (space enumeration and constraint filtering), T2 (launch geometry checks) and T3 (space
-// signatures) of autotuning.md §12.1.
+// signatures) of docs/tune.md#cpu-tests.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +14,7 @@
 namespace frost::tuning {
 namespace {
 
-/// Limits with `threads` per block and no shared-memory limit to speak of (the spec's golden
+/// Limits with `threads` per block and no shared-memory limit to speak of (the published golden
 /// counts are given "without the shared memory constraint").
 DeviceLimits threads(std::int64_t n) {
   DeviceLimits l;
@@ -31,7 +31,8 @@ FrInsertSettings dynamic_interp() {
 
 using fft::detail::hex64;
 
-/// Every golden space of §5.3 at 1024 threads, for the checks that hold for all of them.
+/// Every golden space (docs/tune.md#the-spaces-of-frost-kernels) at 1024 threads, for the checks
+/// that hold for all of them.
 std::vector<KernelSpace> golden_spaces(const DeviceLimits& l) {
   return {fr_insert_space(l, dynamic_interp()), fr_insert_space(l, FrInsertSettings{}), ma_correlate_space(l),
           fourier_crop_filter_space(l), extrema_window_space(l), extrema_full_space(l), reduce_space(l)};

@@ -1,4 +1,4 @@
-// T5 of autotuning.md §12.1: a phase stops exactly at its budget, its wall-time budget (with an
+// T5 of docs/tune.md#cpu-tests: a phase stops exactly at its budget, its wall-time budget (with an
 // injected clock), its target time, and after 25 configurations without improvement.
 #include <gtest/gtest.h>
 

@@ -14,7 +14,8 @@ namespace frost::motion {
 
 namespace {
 
-// The robust solve of §5.5 on measured pairs (everything after the correlations).
+// The robust solve of docs/movie_align.md#robust-least-squares on measured pairs (everything after
+// the correlations).
 void solve_pairs(const std::vector<PairMeasurement>& measured, int frames, const GlobalSettings& s,
                  GlobalAlignment& out) {
   const WorkingSizes& sizes = out.sizes;
@@ -61,7 +62,7 @@ void solve_pairs(const std::vector<PairMeasurement>& measured, int frames, const
 
 void align_sum(View<const fft::Complex> spectra, const GlobalSettings& s, GlobalAlignment& out) {
   SumAlignment sa;
-  if (s.sum_group > 1) { // sums of G frames aligned, their shifts interpolated to the frames (§4.4)
+  if (s.sum_group > 1) { // sums of G frames aligned, their shifts interpolated to the frames
     const int n = static_cast<int>(spectra.shape.n);
     const FrameGroups groups = group_frames(n, s.sum_group);
     if (groups.count() < 3)

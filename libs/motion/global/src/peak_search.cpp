@@ -58,7 +58,7 @@ Peak refine_peak(const PeakWindow& window, double radius, index_t width, index_t
     if (method == SubpixelMethod::Gauss3 && xm > 0 && xp > 0 && ym > 0 && yp > 0 && v0 > 0) {
       dx = refine_gauss3(xm, v0, xp);
       dy = refine_gauss3(ym, v0, yp);
-    } else { // the five values must all be positive for gauss3 (§5.4)
+    } else { // the five values must all be positive for gauss3
       dx = refine_parabolic(xm, v0, xp);
       dy = refine_parabolic(ym, v0, yp);
     }

@@ -9,7 +9,7 @@ namespace frost::motion {
 
 namespace {
 
-/// Minimum number of good neighbours to copy one instead of drawing from a Gaussian (§4.2).
+/// Minimum number of good neighbours to copy one instead of drawing from a Gaussian.
 constexpr index_t kMinGoodNeighbours = 7;
 
 std::uint64_t mix64(std::uint64_t x) {

@@ -1,4 +1,4 @@
-// Per-patch alignment (movie-alignment.md §6.3): the patch stack goes through the global stage
+// Per-patch alignment (docs/movie_align.md#aligning-one-patch): the patch stack goes through the global stage
 // unchanged, so sizes, filter, correlation, peaks and the robust solve are the global ones at the
 // patch's own scale.
 #include "frost/motion/patch_alignment.hpp"
@@ -37,7 +37,7 @@ PatchTrack track_from(const GlobalAlignment& a, const PatchOffsets& offsets, boo
   track.warnings = a.warnings;
   const auto r = static_cast<std::size_t>(a.reference);
   // The window image of frame t is displaced by the window mean of the rounding residuals (plus
-  // the local motion), not by frame t's own residual: remove that mean (§6.2).
+  // the local motion), not by frame t's own residual: remove that mean.
   const Vec2 rho_r = rounding_correction ? offsets.window_mean_residual[r] : Vec2{};
   track.residual.resize(n);
   for (std::size_t t = 0; t < n; ++t) {

@@ -1,5 +1,6 @@
-// Patch image stacks (movie-alignment.md §6.2; Xmipp getPatchData plus the rounding correction
-// that Xmipp lacks, §14 item 2).
+// Patch image stacks (docs/movie_align.md#patch-stacks-and-the-rounding-correction; Xmipp
+// getPatchData plus the rounding correction that Xmipp lacks, quirk 2 of
+// docs/movie_align.md#known-quirks-of-the-reference-programs-we-do-not-copy).
 #include "frost/motion/patch_stack.hpp"
 
 #include <algorithm>

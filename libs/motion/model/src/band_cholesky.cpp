@@ -14,7 +14,7 @@ namespace frost::motion::detail {
 namespace {
 
 /// Dot product with four independent partial sums: a single running sum is bound by the add
-/// latency (the compiler may not reassociate), this is about 4x faster and still deterministic.
+/// latency (the compiler may not reassociate), this is several times faster and still deterministic.
 double dot(const double* a, const double* b, int n) {
   double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   int k = 0;

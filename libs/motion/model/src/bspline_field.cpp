@@ -1,5 +1,5 @@
-// BSplineField (movie-alignment.md §6.4): knot spacings from the extents and the evaluation of
-// the 4x4x4 non-zero terms.
+// BSplineField (docs/movie_align.md#the-b-spline-motion-model): knot spacings from the extents and
+// the evaluation of the 4x4x4 non-zero terms.
 #include <cmath>
 #include <string>
 

@@ -1,7 +1,7 @@
-// Coefficient fit of the B-spline field (movie-alignment.md §6.5) with the robust rounds of §5.5
-// item 1: sigma over the accepted equations only, iterate until no new outlier, re-solve after
-// the last flagging (Xmipp's EquationSystemSolver stops after 2 rounds and keeps rejected rows in
-// sigma: §14 item 6).
+// Coefficient fit of the B-spline field (docs/movie_align.md#fitting-the-coefficients) with the robust
+// rounds of the global stage item 1: sigma over the accepted equations only, iterate until no new outlier,
+// re-solve after the last flagging (Xmipp's EquationSystemSolver stops after 2 rounds and keeps rejected
+// rows in sigma: quirk 6 of docs/movie_align.md#known-quirks-of-the-reference-programs-we-do-not-copy).
 #include "frost/motion/bspline_fit.hpp"
 
 #include <algorithm>

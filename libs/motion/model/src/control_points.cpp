@@ -1,4 +1,4 @@
-// The `--controlPoints auto` rule (movie-alignment.md §6.5).
+// The `--controlPoints auto` rule (docs/movie_align.md#fitting-the-coefficients).
 #include "frost/motion/control_points.hpp"
 
 #include <algorithm>

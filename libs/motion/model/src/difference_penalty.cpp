@@ -1,5 +1,5 @@
 // Assembly of D^T D for first/second differences along one axis of the coefficient grid (the
-// ridge of movie-alignment.md §6.5 and the fallback for axes the data cannot determine).
+// ridge of docs/movie_align.md#fitting-the-coefficients and the fallback for axes the data cannot determine).
 #include "difference_penalty.hpp"
 
 namespace frost::motion::detail {

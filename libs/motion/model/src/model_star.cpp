@@ -1,6 +1,7 @@
-// Writing and reading the motion model in the frost alignment STAR layout (movie-alignment.md
-// §8.2): raw pixels everywhere (the processing model is scaled by the binning on the way out and
-// back on the way in), absolute 0-based frame indices, coefficients in storage order.
+// Writing and reading the motion model in the frost alignment STAR layout
+// (docs/movie_align.md#the-frost-alignment-star): raw pixels everywhere (the processing model is
+// scaled by the binning on the way out and back on the way in), absolute 0-based frame indices,
+// coefficients in storage order.
 #include "frost/motion/model_star.hpp"
 
 #include <algorithm>

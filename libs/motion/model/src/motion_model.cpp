@@ -1,5 +1,5 @@
-// MotionModel queries (movie-alignment.md §6.4, §9): global part interpolated in time, local
-// field added (residual) or used alone (total), raw-pixel wrapper.
+// MotionModel queries (docs/movie_align.md#the-b-spline-motion-model and #querying-the-motion): global
+// part interpolated in time, local field added (residual) or used alone (total), raw-pixel wrapper.
 #include <cmath>
 
 #include "frost/motion/motion_model.hpp"

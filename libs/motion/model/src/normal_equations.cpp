@@ -1,6 +1,6 @@
-// Weighted normal equations of the B-spline fit (movie-alignment.md §6.5): assembly per patch
-// position, the rank check, and the regularisation ladder (second-difference ridge, flat axes,
-// diagonal damping) for data that do not determine every coefficient.
+// Weighted normal equations of the B-spline fit (docs/movie_align.md#fitting-the-coefficients):
+// assembly per patch position, the rank check, and the regularisation ladder (second-difference
+// ridge, flat axes, diagonal damping) for data that do not determine every coefficient.
 #include "normal_equations.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
-// One weighted least-squares solve of the B-spline fit (movie-alignment.md §6.5), shared by the
-// robust rounds of fit_bspline_field.
+// One weighted least-squares solve of the B-spline fit
+// (docs/movie_align.md#fitting-the-coefficients), shared by the robust rounds of fit_bspline_field.
 #include <string>
 #include <vector>
 

@@ -1,4 +1,4 @@
-// The local-alignment patch grid (movie-alignment.md §6.1; Xmipp setNoOfPatches and
+// The local-alignment patch grid (docs/movie_align.md#patch-grid; Xmipp setNoOfPatches and
 // getPatchesLocation, without their integer truncations and the n = 1 division by zero).
 #include "frost/motion/patch_grid.hpp"
 

@@ -1,6 +1,7 @@
 #pragma once
 // Pivoted Cholesky factorisation of a small dense symmetric positive semi-definite matrix: the
-// exact rank check of movie-alignment.md §6.5 when the banded fast path sees a tiny pivot.
+// exact rank check of docs/movie_align.md#fitting-the-coefficients when the banded fast path sees a
+// tiny pivot.
 #include <vector>
 
 namespace frost::motion::detail {

@@ -1,5 +1,5 @@
 // RELION's third-order polynomial motion model: evaluation, least-squares fit, and the samples of
-// a frost model it is fitted to (movie-alignment.md §8.3).
+// a frost model it is fitted to (docs/movie_align.md#relion-and-xmipp-exports).
 #include "frost/motion/relion_polynomial.hpp"
 
 #include <algorithm>

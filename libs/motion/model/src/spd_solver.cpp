@@ -1,5 +1,5 @@
-// Fast path / exact path selection for the B-spline normal equations (movie-alignment.md §6.5:
-// "Cholesky on the normal equations with a rank check").
+// Fast path / exact path selection for the B-spline normal equations
+// (docs/movie_align.md#fitting-the-coefficients: "Cholesky on the normal equations with a rank check").
 #include "spd_solver.hpp"
 
 namespace frost::motion::detail {

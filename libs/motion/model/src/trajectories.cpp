@@ -1,5 +1,5 @@
-// Per-point trajectories (movie-alignment.md §9): the model queried at given raw coordinates for
-// every aligned frame, optionally re-referenced to the first frame as RELION expects.
+// Per-point trajectories (docs/movie_align.md#querying-the-motion): the model queried at given raw
+// coordinates for every aligned frame, optionally re-referenced to the first frame as RELION expects.
 #include "frost/motion/trajectories.hpp"
 
 #include <cstdint>

@@ -1,6 +1,6 @@
-// Bilinear warp (§7.1 bilinear), RELION's rule (motioncorr_runner realSpaceInterpolation): a
-// sample whose 2x2 footprint lies inside the frame is interpolated; otherwise the pixel at the
-// floor position, clamped to the frame, is taken as it is.
+// Bilinear warp (`bilinear` in docs/movie_align.md#warping-a-frame), RELION's rule
+// (motioncorr_runner realSpaceInterpolation): a sample whose 2x2 footprint lies inside the frame is
+// interpolated; otherwise the pixel at the floor position, clamped to the frame, is taken as it is.
 #include <cmath>
 
 #include "warp_methods.hpp"

@@ -1,5 +1,5 @@
-// Cubic B-spline warp (§7.1 bspline3): prefilter once per frame, then evaluate the spline at
-// x − s(x) with positions outside the frame reflected back into it.
+// Cubic B-spline warp (`bspline3` in docs/movie_align.md#warping-a-frame): prefilter once per frame,
+// then evaluate the spline at x − s(x) with positions outside the frame reflected back into it.
 #include <cmath>
 #include <vector>
 

@@ -1,5 +1,5 @@
-// Fourier warp (§7.1 fourier): the exact shift of the periodic band-limited interpolant,
-// r2c -> phase ramp -> c2r, normalised by 1/(nx·ny).
+// Fourier warp (`fourier` in docs/movie_align.md#warping-a-frame): the exact shift of the periodic
+// band-limited interpolant, r2c -> phase ramp -> c2r, normalised by 1/(nx·ny).
 #include "frost/fft/fft.hpp"
 #include "frost/geometry/fourier_shift.hpp"
 #include "warp_methods.hpp"

@@ -1,6 +1,6 @@
 """Conversions between Scipion objects and the files the frost programs read and write.
 
-Particles go to frost as Xmipp metadata (`.xmd`, Xmipp labels: formats-and-ecosystem.md section 7),
+Particles go to frost as Xmipp metadata (`.xmd`, Xmipp labels: docs/formats.md#xmipp-metadata),
 with the pose of a Scipion Transform converted as the Xmipp plugin does for projection alignments
 (the Transform holds the inverse of the Xmipp pose). Results come back from frost's own files:
 the align-significant `.xmd`, the movie-alignment STAR (`data_global_shift`, shifts to apply in raw

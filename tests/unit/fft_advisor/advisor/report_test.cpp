@@ -1,5 +1,6 @@
-// Output formats of frost_fft_advisor (fft-advisor.md §7.3, §4.6): JSON schema fields and types,
-// the reference's legacy header byte for byte, the table's columns; and profile files (§5.1).
+// Output formats of frost_fft_advisor (docs/fft_advisor.md#outputs-and-exit-codes): JSON schema
+// fields and types, the reference's legacy header byte for byte, the table's columns; and profile
+// files (docs/fft_advisor.md#profiles).
 #include <nlohmann/json.hpp>
 
 #include "frost/core/atomic_file.hpp"
@@ -42,7 +43,7 @@ TEST(AdvisorReport, JsonFollowsTheSchema) {
                             "plan_bytes_actual", "plan_ms", "ms_per_signal", "ms_per_exec", "melem_per_s",
                             "speedup_vs_original", "status", "error"})
     EXPECT_TRUE(c.contains(field)) << field;
-  EXPECT_EQ(c.at("size"), nlohmann::json({2304, 1, 1})); // golden: §11
+  EXPECT_EQ(c.at("size"), nlohmann::json({2304, 1, 1})); // golden (docs/fft_advisor.md#worked-examples)
   EXPECT_EQ(c.at("primes"), nlohmann::json({{"2", 8}, {"3", 2}}));
   EXPECT_TRUE(c.at("ms_per_signal").is_null()) << "unmeasured fields are null, not 0";
   EXPECT_TRUE(c.at("plan_ms").is_null());

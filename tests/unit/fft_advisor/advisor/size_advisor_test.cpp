@@ -1,5 +1,6 @@
-// The SizeAdvisor API (fft-advisor.md §8): policies, the behaviour contract of §8.2, backend
-// independence of Portable (§12.1 C10), the cache round trip of Tuned on the CPU.
+// The SizeAdvisor API (docs/fft_advisor.md#library-api-for-programs): policies, the behaviour
+// contract, backend independence of Portable (C10 of docs/fft_advisor.md#cpu-tests), the cache
+// round trip of Tuned on the CPU.
 #include <sys/stat.h>
 
 #include <cmath>
@@ -43,7 +44,7 @@ TEST(SizeAdvisor, PortableAgreesWithTheHeuristic) {
   AdvisorRequest r = to_request(q);
   const auto ranked = recommend(r, builtin_profile("portable"), *worst_case_scratch_model());
   EXPECT_EQ(advise(q).shape, ranked.front().size);
-  EXPECT_EQ(advise(q).shape, (Extent{3780, 3600, 1})); // golden, fft-advisor.md §11
+  EXPECT_EQ(advise(q).shape, (Extent{3780, 3600, 1})); // golden, docs/fft_advisor.md#worked-examples
 }
 
 TEST(SizeAdvisor, ContractIdentityCases) {
@@ -113,8 +114,8 @@ TEST(SizeAdvisor, PolicyNames) {
 namespace frost::fft {
 namespace {
 
-// find_cached (§7.4): an answer that needs more memory than the limit is a miss, and the answer
-// found under the limit lives under the limit's own key; FFTW wisdom is kept in the cache dir.
+// find_cached (docs/fft_advisor.md#answer-cache): an answer that needs more memory than the limit is a miss,
+// and the answer found under the limit lives under the limit's own key; FFTW wisdom is kept in the cache dir.
 TEST(CachedFind, MemoryLimitedAnswersGetTheirOwnKeyAndWisdomIsSaved) {
   test::TempDir dir;
   CacheSettings cs;

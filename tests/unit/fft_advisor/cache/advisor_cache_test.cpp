@@ -1,4 +1,4 @@
-// C8: the cache file (fft-advisor.md §7.4): store and lookup, malformed lines, duplicate keys,
+// C8: the cache file (docs/fft_advisor.md#answer-cache): store and lookup, malformed lines, duplicate keys,
 // the memory-limit miss rule, read-only directories, clear, compact, export and import.
 #include <fcntl.h>
 #include <linux/fs.h>

@@ -1,4 +1,4 @@
-// C8: the canonical cache key of fft-advisor.md §7.4, pinned as literal strings (a change here
+// C8: the canonical cache key (docs/fft_advisor.md#cache-key), pinned as literal strings (a change here
 // invalidates every user's cache and needs a record version bump), and its FNV-1a hash.
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@ Profile named_profile(const std::string& name, const std::string& version) {
   return p;
 }
 
-/// The §7.3 example: 2273 floats, 6 signals, find on an H100.
+/// The example of docs/fft_advisor.md#outputs-and-exit-codes: 2273 floats, 6 signals, find on an H100.
 AdvisorRequest request_1d() {
   AdvisorRequest r;
   r.size = {2273, 1, 1};
@@ -125,7 +125,7 @@ TEST(CacheKey, EveryKeyedFieldChangesTheKey) {
   EXPECT_TRUE(differs([](AdvisorRequest&, CacheContext& c, Profile&) { c.device_identity += "x"; }));
   EXPECT_TRUE(differs([](AdvisorRequest&, CacheContext& c, Profile&) { c.library_versions += "x"; }));
   EXPECT_TRUE(differs([](AdvisorRequest&, CacheContext&, Profile& q) { q.version = "cuda12-r2"; }));
-  // Not keyed: the memory limit (§7.4), and rounding below three decimals.
+  // Not keyed: the memory limit, and rounding below three decimals.
   EXPECT_FALSE(differs([](AdvisorRequest& r, CacheContext&, Profile&) { r.mem_limit_bytes.reset(); }));
   EXPECT_FALSE(differs([](AdvisorRequest& r, CacheContext&, Profile&) { r.max_change_pct = 10.0001; }));
 }

@@ -1,4 +1,5 @@
-// §7.5: the per-device measurement lock excludes a second holder until it is released.
+// The per-device measurement lock (docs/fft_advisor.md#measurement-lock) excludes a second holder
+// until it is released.
 #include <gtest/gtest.h>
 
 #include <chrono>

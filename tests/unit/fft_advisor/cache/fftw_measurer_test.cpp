@@ -1,6 +1,6 @@
 // C9 (library part): the FFTW measurer times every candidate of 1D n = 1000..1100, handles all
 // transform options, reports failures as results; FFTW wisdom survives export and re-import
-// (§9.3) so that WisdomOnly planning succeeds for the same sizes.
+// (docs/fft_advisor.md#wisdom) so that WisdomOnly planning succeeds for the same sizes.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,6 @@
-// The cuFFT measurer: timings per §6.7, errors as status (never exceptions), identity strings, and
-// the device scratch model never below the work area a real plan asks for (G4-style).
+// The cuFFT measurer: timings per docs/fft_advisor.md#measurement-protocol, errors as status (never
+// exceptions), identity strings, and the device scratch model never below the work area a real plan
+// asks for (G4-style).
 #include <cuda_runtime.h>
 
 #include <memory>

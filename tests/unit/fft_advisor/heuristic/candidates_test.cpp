@@ -1,4 +1,4 @@
-// C2 and C5 (fft-advisor.md §12.1): per-dimension candidate sets checked against a brute-force
+// C2 and C5 (docs/fft_advisor.md#cpu-tests): per-dimension candidate sets checked against a brute-force
 // scan, the kernel filter checked against an independent computation, and full recommend runs
 // checked for smoothness, parity, windows, proximity and duplicates.
 #include <gtest/gtest.h>
@@ -57,7 +57,7 @@ private:
   std::mt19937_64 rng_;
 };
 
-/// The per-dimension window of §6.2 in exact integer arithmetic (p is a whole percentage here).
+/// The per-dimension window in exact integer arithmetic (p is a whole percentage here).
 /// Cropping never goes below 2 for a non-unit dimension (a transformed dimension stays one).
 std::pair<index_t, index_t> window(index_t n, Resize mode, std::optional<int> p) {
   if (n == 1) return {1, 1};
@@ -71,7 +71,7 @@ std::pair<index_t, index_t> window(index_t n, Resize mode, std::optional<int> p)
   return {std::max<index_t>(lo, 2), n};
 }
 
-/// F_d of §6.3 computed independently of filter_dimension.
+/// F_d (docs/fft_advisor.md#kernel-filter) computed independently of filter_dimension.
 std::vector<index_t> expected_filter(const std::vector<index_t>& c, index_t n, const Profile& profile,
                                      Precision precision) {
   if (c.empty()) return {};
@@ -327,7 +327,7 @@ TEST(HeuristicCandidates, CropNeverCollapsesADimension) {
 
 TEST(HeuristicCandidates, UnitAndKeptDimensions) {
   AdvisorRequest req = test::request({2273, 2273, 1}, Resize::Pad, 10.0);
-  req.optimize_dims = 1; // only X may change, even though X == Y (defect 4.7-5)
+  req.optimize_dims = 1; // only X may change, even though X == Y (defect 5 of docs/fft_advisor.md#defects-of-the-reference-we-do-not-copy)
   const Profile& cuda12 = builtin_profile("cuda12");
   EXPECT_EQ(dimension_candidates(req, cuda12, 1, Precision::F32, Kind::R2C), std::vector<index_t>{2273});
   EXPECT_EQ(dimension_candidates(req, cuda12, 2, Precision::F32, Kind::R2C), std::vector<index_t>{1});

@@ -1,5 +1,6 @@
-// find (fft-advisor.md §6.7) and benchmark (§6.8) over a fake, deterministic Measurer: ranking,
-// the selection rule 7, the original's measurement, speedups and the time budget.
+// find (docs/fft_advisor.md#find) and benchmark (docs/fft_advisor.md#benchmark-mode) over a fake,
+// deterministic Measurer: ranking, the selection rule, the original's measurement, speedups and the
+// time budget.
 #include <gtest/gtest.h>
 
 #include <algorithm>

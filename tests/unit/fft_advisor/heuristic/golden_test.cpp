@@ -1,5 +1,6 @@
-// C4 (fft-advisor.md §12.1): the worked examples of §11, exactly. W = 10, tie-break closest,
-// float R2C out-of-place unless stated; pad with the power-of-two cap and no limit unless stated.
+// C4 (docs/fft_advisor.md#cpu-tests): the worked examples (docs/fft_advisor.md#worked-examples),
+// exactly. W = 10, tie-break closest, float R2C out-of-place unless stated; pad with the
+// power-of-two cap and no limit unless stated.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -28,7 +29,7 @@ struct PadRow {
   std::vector<SizeK> cuda12, portable, cuda8;
 };
 
-// §11 first table, verbatim.
+// The first table of docs/fft_advisor.md#worked-examples, verbatim.
 const PadRow kPadTable[] = {
     {2273, {{2304, 1}, {2310, 1}, {2352, 1}}, {{2304, 1}, {2352, 1}, {2400, 1}}, {{2304, 2}, {2560, 2}, {2592, 2}}},
     {4096, {{4096, 1}}, {{4096, 1}}, {{4096, 2}}},
@@ -97,7 +98,8 @@ struct Row2d {
   double portable_change;
 };
 
-// §11 2D table (float R2C, top 1); the change is printed with two decimals there.
+// The 2D table of docs/fft_advisor.md#worked-examples (float R2C, top 1); the change is printed
+// with two decimals there.
 const Row2d k2dTable[] = {
     {{4096, 4096, 1}, Resize::Crop, 10, true, {4096, 4096, 1}, 0.00, {4096, 4096, 1}, 0.00},
     {{3838, 3710, 1}, Resize::Crop, 10, false, {3780, 3696, 1}, -1.88, {3780, 3600, 1}, -4.43},

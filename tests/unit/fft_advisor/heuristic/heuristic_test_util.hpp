@@ -37,7 +37,7 @@ private:
 /// The sieve for a built-in profile up to 2^24 + 1, built once per process.
 const SmoothSieve& sieve_for(const std::string& profile);
 
-/// The parity rule written out independently of the library (§5.1, §6.2).
+/// The parity rule written out independently of the library (docs/fft_advisor.md#profiles).
 bool admissible_parity(index_t m, Parity parity, const std::string& profile, Precision precision, Kind kind);
 
 } // namespace frost::fft::test

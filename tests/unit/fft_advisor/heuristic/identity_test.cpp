@@ -1,4 +1,4 @@
-// C3 (fft-advisor.md §12.1): sizes that must come back unchanged.
+// C3 (docs/fft_advisor.md#cpu-tests): sizes that must come back unchanged.
 #include <gtest/gtest.h>
 
 #include "frost/fft/heuristic.hpp"
@@ -74,7 +74,7 @@ TEST(HeuristicIdentity, MaxChangeZeroReturnsTheInput) {
 }
 
 // With the default tie-break, a size that is admissible and has the minimum estimate of its window
-// is returned unchanged in pad and in crop mode (§8.2).
+// is returned unchanged in pad and in crop mode (docs/fft_advisor.md#behaviour-contract).
 TEST(HeuristicIdentity, MinimumEstimateSizeIsKept) {
   auto scratch = worst_case_scratch_model();
   for (index_t n : {2304, 5000, 4050, 448}) { // one launch under cuda12

@@ -1,5 +1,5 @@
-// C1 (fft-advisor.md §12.1): the kernel model against the golden table of §5.2, plus the profile
-// constants of §4.3/§5.1 and the small integer helpers.
+// C1 (docs/fft_advisor.md#cpu-tests): the kernel model against the golden table of
+// docs/fft_advisor.md#kernel-estimate, plus the profile constants and the small integer helpers.
 #include <gtest/gtest.h>
 
 #include "frost/core/error.hpp"
@@ -15,7 +15,7 @@ struct KernelRow {
   int cuda8; // kBadKernels where the size is not smooth for cuda8
 };
 
-// §5.2 reference values, verbatim.
+// Reference values of docs/fft_advisor.md#kernel-estimate, verbatim.
 const KernelRow kGolden[] = {
     {2, Precision::F32, 1, 1},
     {630, Precision::F32, 1, 4},
@@ -62,7 +62,8 @@ TEST(HeuristicKernelModel, NonSmoothIsFiniteAndUnitIsZero) {
     const Profile& p = builtin_profile(name);
     EXPECT_EQ(kernel_estimate(2273, p, Precision::F32), kBadKernels) << name; // prime
     EXPECT_EQ(kernel_estimate(1, p, Precision::F32), 0) << name;
-    // Sums of three bad dimensions stay far from overflow (defect 4.7-4).
+    // Sums of three bad dimensions stay far from overflow (defect 4 of
+    // docs/fft_advisor.md#defects-of-the-reference-we-do-not-copy).
     EXPECT_LT(3 * kernel_estimate(2273, p, Precision::F64), 1 << 20);
   }
 }

@@ -1,5 +1,5 @@
-// C6 (fft-advisor.md §12.1) and §6.5: data bytes, the scratch models, the batch search and the
-// memory filter.
+// C6 (docs/fft_advisor.md#cpu-tests, docs/fft_advisor.md#options-batch-and-memory): data bytes, the
+// scratch models, the batch search and the memory filter.
 #include <gtest/gtest.h>
 
 #include "frost/fft/heuristic.hpp"

@@ -1,6 +1,7 @@
-// C4 second half (fft-advisor.md §12.1): the option order of §6.6 on a hand-built list with all
-// 16 flag combinations, the remaining ranking rules, rotation (§4.4), transposition, square-only
-// and request validation (§6.1).
+// C4 second half (docs/fft_advisor.md#cpu-tests): the option order of the ranking on a hand-built
+// list with all 16 flag combinations, the remaining ranking rules, rotation
+// (docs/fft_advisor.md#rotation-and-transposition), transposition, square-only and request
+// validation (docs/fft_advisor.md#request-and-validation).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -121,7 +122,8 @@ TEST(HeuristicRanking, CountTruncatesAndWindowLimitsTuples) {
   EXPECT_EQ(recommend(req, builtin_profile("cuda12"), *scratch).size(), 5u);
 }
 
-// §4.4: the decision tree, with dimensions and kernel counts swapped (defect 4.7-6).
+// Rotation: the decision tree, with dimensions and kernel counts swapped (defect 6 of
+// docs/fft_advisor.md#defects-of-the-reference-we-do-not-copy).
 TEST(HeuristicRotation, DecisionTreeSwapsDimensionsAndKernels) {
   auto scratch = worst_case_scratch_model();
   struct Case {
@@ -151,7 +153,7 @@ TEST(HeuristicRotation, DecisionTreeSwapsDimensionsAndKernels) {
     EXPECT_EQ(cs.front().size, expect);
     EXPECT_EQ(cs.front().kernels[0], kernel_estimate(expect.x, profile, Precision::F32));
     EXPECT_EQ(cs.front().kernels[1], kernel_estimate(expect.y, profile, Precision::F32));
-    // Off by default (§6.1): never rotated.
+    // Off by default: never rotated.
     req.allow_rotation = false;
     EXPECT_FALSE(recommend(req, profile, *scratch).front().rotated);
   }

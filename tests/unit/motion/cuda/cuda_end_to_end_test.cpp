@@ -1,7 +1,7 @@
-// End-to-end CPU/GPU equivalence of movie alignment (movie-alignment.md §15.8) on the §15.5 T3
+// End-to-end CPU/GPU equivalence of movie alignment (docs/movie_align.md#cpu-and-gpu-equivalence) on the T3
 // movie (1024² x 20, dose 4, c 0.2, 5 x 5 patches of 256 px, control points 4 x 4 x 5): the same
 // drivers (align_global, align_local, render) on HostPairMeasurer/HostPatchMeasurer/render_movie
-// and on one CudaMovie. Bounds (§15.8, --fft-sizes fast): global shifts <= 0.01 px; at most 1 %
+// and on one CudaMovie. Bounds (--fft-sizes fast): global shifts <= 0.01 px; at most 1 %
 // of pairwise integer maxima differ; B-spline model on a 33 x 33 grid over all frames <= 0.02 px;
 // micrograph rms difference <= 1e-3 of its standard deviation. Determinism: two GPU runs are
 // bit-identical. Each test prints its measured errors.

@@ -1,10 +1,10 @@
-// Render parity of the CUDA movie backend (movie-alignment.md §7, §15.8): CudaMovie::render
-// against render_movie on the host for global and B-spline models, every sum, --normalize mean
-// and dose weighting. The device runs the host's per-pixel code (prefilter line, taps, spline
-// field, sums in frame order), so sums agree to float rounding: bound relative rms <= 1e-5 of the
-// reference's standard deviation (the §15.8 bound is 1e-3); the dose-weighted sum adds cuFFT vs
-// FFTW: <= 1e-4. A zero shift copies the frame on both. Interpolations other than bspline3 run
-// the host renderer on the downloaded frames (exact).
+// Render parity of the CUDA movie backend (docs/movie_align.md#warping-and-summing and
+// #cpu-and-gpu-equivalence): CudaMovie::render against render_movie on the host for global and
+// B-spline models, every sum, --normalize mean and dose weighting. The device runs the host's
+// per-pixel code (prefilter line, taps, spline field, sums in frame order), so sums agree to float
+// rounding: bound relative rms <= 1e-5 of the reference's standard deviation (the documented bound
+// is 1e-3); the dose-weighted sum adds cuFFT vs FFTW: <= 1e-4. A zero shift copies the frame on
+// both. Interpolations other than bspline3 run the host renderer on the downloaded frames (exact).
 #include <gtest/gtest.h>
 
 #include <cstdio>

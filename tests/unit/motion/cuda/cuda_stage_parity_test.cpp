@@ -1,8 +1,8 @@
-// Stage parity of the CUDA movie backend (movie-alignment.md §15.8): the upload, the filtered
-// spectra, the pair measurements and the patch measurements of frost::cuda::CudaMovie against the
-// host implementations of the same interfaces, on non-trivial data (random frames; simulated T1
-// and T3 movies). Bounds: spectra relative L2 <= 1e-5 (cuFFT vs FFTW in float: ~1e-7 measured on
-// similar sizes elsewhere); pair peaks: >= 99 % identical integer maxima and sub-pixel
+// Stage parity of the CUDA movie backend (docs/movie_align.md#cpu-and-gpu-equivalence): the upload,
+// the filtered spectra, the pair measurements and the patch measurements of frost::cuda::CudaMovie
+// against the host implementations of the same interfaces, on non-trivial data (random frames;
+// simulated T1 and T3 movies). Bounds: spectra relative L2 <= 1e-5 (cuFFT vs FFTW in float: ~1e-7
+// measured on similar sizes elsewhere); pair peaks: >= 99 % identical integer maxima and sub-pixel
 // displacements within 0.01 px where the integer maxima agree. Every test prints its errors.
 #include <gtest/gtest.h>
 

@@ -1,9 +1,8 @@
-// Upload parity of the CUDA movie backend (movie-alignment.md §4.1-4.2, §15.8): stored MRC bytes
-// decoded on the device (every readable mode, both byte orders, mode 101 with padded rows, chunks
-// that cross frame boundaries) against the host codec decode_mrc_rows(), then dark/gain against
-// correct_frame(), then a whole movie through MovieReader (gain file, --frameRange) against
-// read_all(). All byte-exact: the device runs the same per-element rules (mrc_pixel.hpp,
-// corrected_pixel()).
+// Upload parity of the CUDA movie backend (docs/movie_align.md#movie-formats and #cpu-and-gpu-equivalence):
+// stored MRC bytes decoded on the device (every readable mode, both byte orders, mode 101 with padded rows,
+// chunks that cross frame boundaries) against the host codec decode_mrc_rows(), then dark/gain against
+// correct_frame(), then a whole movie through MovieReader (gain file, --frameRange) against read_all(). All
+// byte-exact: the device runs the same per-element rules (mrc_pixel.hpp, corrected_pixel()).
 #include <gtest/gtest.h>
 
 #include <algorithm>

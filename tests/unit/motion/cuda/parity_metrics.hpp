@@ -21,7 +21,7 @@ double relative_l2(View<const T> a, View<const T> b) {
   return den > 0 ? std::sqrt(num / den) : std::sqrt(num);
 }
 
-/// rms(a − b) / std(b): the §15.8 micrograph measure.
+/// rms(a − b) / std(b): the micrograph measure of docs/movie_align.md#cpu-and-gpu-equivalence.
 inline double rms_over_std(View<const float> a, View<const float> b) {
   const index_t n = b.shape.total();
   double mean = 0;

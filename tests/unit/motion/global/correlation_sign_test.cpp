@@ -1,4 +1,4 @@
-// Correlation sign and batching (§15.2 "Correlation sign"): Xmipp's test pattern
+// Correlation sign and batching ("Correlation sign" in docs/movie_align.md#unit-checks): Xmipp's test pattern
 // (test_cuda_flexalign_correlate.cpp) puts a point at centre + n in frame n, so the content of frame n
 // is displaced by d_n = (n, n) and every pair must measure m_ij = d_j - d_i = (j - i, j - i),
 // whatever the batch size and the frame window.

@@ -1,5 +1,5 @@
-// Fourier crop of §5.2 against a direct DFT (§15.2 "Fourier crop mapping and axis zeroing"):
-// a 12x10 frame cropped to a 6x4 correlation spectrum.
+// Fourier crop against a direct DFT ("Fourier crop mapping and axis zeroing" in
+// docs/movie_align.md#unit-checks): a 12x10 frame cropped to a 6x4 correlation spectrum.
 #include <gtest/gtest.h>
 
 #include <cmath>

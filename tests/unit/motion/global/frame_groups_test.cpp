@@ -1,6 +1,6 @@
-// --group-global G (movie-alignment.md §4.4): the groups (leftover frames to the last groups),
-// group spectra as sums, shifts interpolated to the frames at the group centres (linear motion
-// exactly), and the sum mode on grouped frames of a simulated low-dose movie.
+// --group-global G (docs/movie_align.md#frame-ranges-and-grouping): the groups (leftover frames to
+// the last groups), group spectra as sums, shifts interpolated to the frames at the group centres
+// (linear motion exactly), and the sum mode on grouped frames of a simulated low-dose movie.
 #include <gtest/gtest.h>
 
 #include <cstdio>

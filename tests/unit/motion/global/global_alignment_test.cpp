@@ -1,6 +1,6 @@
-// Whole-movie global alignment on simulated movies (§15.4): T1 noise-free and with Poisson noise,
-// T2 large drift with and without the pair selection of §5.5 item 3, banded pairs, the sum mode of
-// §5.7, and independence from the thread count.
+// Whole-movie global alignment on simulated movies (docs/movie_align.md#global-accuracy): T1
+// noise-free and with Poisson noise, T2 large drift with and without the large-drift pair
+// selection, banded pairs, the sum mode, and independence from the thread count.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -40,7 +40,7 @@ GlobalSettings sum_mode() {
 }
 
 // ctest runs every test in its own process and movies are cached per process, so one test per seed
-// runs every T1 criterion of §15.4 (pairs and sum mode) on that seed's movies.
+// runs every T1 criterion of docs/movie_align.md#global-accuracy (pairs and sum mode) on that seed's movies.
 class GlobalAlignmentT1 : public ::testing::TestWithParam<std::uint32_t> {};
 
 TEST_P(GlobalAlignmentT1, NoiseFreeDose1Dose4AndSumMode) {
@@ -70,7 +70,8 @@ TEST_P(GlobalAlignmentT1, NoiseFreeDose1Dose4AndSumMode) {
   EXPECT_LE(sd1.rms, 0.25);
 
   if (seed == 1) {
-    // --max-pair-distance 4: O(N·K) pairs; held to the dose-4 bound (the spec sets none for it).
+    // --max-pair-distance 4: O(N·K) pairs; held to the dose-4 bound
+    // (docs/movie_align.md#global-accuracy sets none for it).
     GlobalSettings s = default_settings();
     s.max_pair_distance = 4;
     GlobalAlignment c;

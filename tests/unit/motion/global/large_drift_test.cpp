@@ -1,5 +1,6 @@
-// Pair selection for large drift (§5.5 item 3) on synthetic measurements: pairs whose true
-// displacement exceeds the search radius carry garbage, flagged as an edge maximum or not.
+// Pair selection for large drift (docs/movie_align.md#pairs-beyond-the-search-radius) on synthetic
+// measurements: pairs whose true displacement exceeds the search radius carry garbage, flagged as
+// an edge maximum or not.
 #include <gtest/gtest.h>
 
 #include <cmath>

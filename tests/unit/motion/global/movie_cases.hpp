@@ -1,11 +1,11 @@
 #pragma once
-// Simulated movies of movie-alignment.md §15.1 shared by the global-alignment tests, and the error
-// measure of §15.1/§15.4.
+// Simulated movies of docs/movie_align.md#synthetic-movies shared by the global-alignment tests,
+// and the error measure of docs/movie_align.md#global-accuracy.
 //
 // Every movie is 1024² x 20 at Ts 1 Å. The specimen and its motion come from frost::sim::simulate_movie
 // (noise-free variant, expected counts 1 + 0.1·S_t); a noisy movie of dose D and contrast c redraws
 // counts ~ Poisson(D·max(0, 1 + c·S_t)) from those same S_t with a fast sampler (the simulator's
-// per-pixel std::poisson_distribution costs ~1-2 s per movie, which would dominate the test time).
+// per-pixel std::poisson_distribution is slow enough to dominate the test time).
 // Movies are made once per process: several tests align the same movie.
 #include <cstdint>
 #include <vector>
@@ -30,7 +30,8 @@ struct ShiftErrors {
 };
 ShiftErrors shift_errors(const std::vector<Vec2>& shifts, int reference, const sim::Trajectory& truth);
 
-/// GlobalSettings of §15.4: Ts 1 Å, R 30 Å, --maxShift 50 Å, defaults otherwise.
+/// GlobalSettings of docs/movie_align.md#global-accuracy: Ts 1 Å, R 30 Å, --maxShift 50 Å, defaults
+/// otherwise.
 GlobalSettings default_settings();
 
 } // namespace frost::motion::test_movies

@@ -1,4 +1,5 @@
-// Sub-pixel refinement formulas and the search disc of §5.4.
+// Sub-pixel refinement formulas and the search disc of
+// docs/movie_align.md#peak-search-and-sub-pixel-refinement.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,5 @@
-// Reference frame of §5.6 and the sign of the shifts to apply (DECISIONS.md 2).
+// Reference frame of docs/movie_align.md#reference-frame and the sign of the shifts to apply
+// (docs/conventions.md#shifts).
 #include <gtest/gtest.h>
 
 #include "frost/core/error.hpp"

@@ -1,5 +1,5 @@
-// Robust least squares of §5.5 (§15.2 "LS solver"): 20 frames on a random walk, 0.05 px measurement
-// noise, 5/10/20 % of the pairs corrupted by uniform ±10 px.
+// Robust least squares ("LS solver" in docs/movie_align.md#unit-checks): 20 frames on a random
+// walk, 0.05 px measurement noise, 5/10/20 % of the pairs corrupted by uniform ±10 px.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -84,7 +84,9 @@ TEST(ShiftSolver, RobustRoundsRejectGrossOutliers) {
 }
 
 TEST(ShiftSolver, TwoRoundsMayFailButR2ReportsIt) {
-  // Xmipp's 2 iterations (§14 item 6): allowed to fail at 20 %, but then R² must say so.
+  // Xmipp's 2 iterations (quirk 6 of
+  // docs/movie_align.md#known-quirks-of-the-reference-programs-we-do-not-copy): allowed to fail at
+  // 20 %, but then R² must say so.
   int failures = 0;
   for (double fraction : {0.05, 0.20})
     for (std::uint32_t seed : {1u, 2u, 3u, 4u, 5u, 6u}) {

@@ -1,4 +1,4 @@
-// Working sizes and the low-pass of movie-alignment.md §5.2 (§15.2 "Filter and sizes").
+// Working sizes and the low-pass filter ("Filter and sizes" in docs/movie_align.md#unit-checks).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -103,7 +103,8 @@ TEST(GlobalSizes, OptionalFrameCropIsCentredAndBounded) {
   std::printf("K2 with crop: %s\n", to_string(k2).c_str());
   EXPECT_TRUE(is_seven_smooth(k2.transform.x) && is_seven_smooth(k2.transform.y));
   EXPECT_GE(static_cast<double>(k2.transform.x * k2.transform.y), 0.9 * 3838.0 * 3710.0);
-  // C follows k·X_b; Ts_c uses M (§14 item 3).
+  // C follows k·X_b; Ts_c uses M (quirk 3 of
+  // docs/movie_align.md#known-quirks-of-the-reference-programs-we-do-not-copy).
   EXPECT_NEAR(k2.correlation_pixel_x(), static_cast<double>(k2.transform.x) / k2.correlation.x, 1e-12);
   // Odd frames are transformed on an even window.
   const WorkingSizes odd = working_sizes(1001, 999, settings_for(1.0, 30.0, FftSizeRule::Fast));

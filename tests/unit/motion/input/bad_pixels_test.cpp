@@ -1,6 +1,6 @@
-// Hot pixels and bad-pixel replacement (movie-alignment §4.2): detection on the sum, a random
-// good neighbour from the (2D+1)^2 window, the Gaussian fallback, and results that do not depend
-// on threads or processing order.
+// Hot pixels and bad-pixel replacement (docs/movie_align.md#gain-dark-defects-and-hot-pixels):
+// detection on the sum, a random good neighbour from the (2D+1)^2 window, the Gaussian fallback,
+// and results that do not depend on threads or processing order.
 #include <omp.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// --low-memory (movie-alignment.md §4.5): CountFrames keeps integer movies (MRC modes 0, 1, 6,
+// --low-memory (docs/movie_align.md#binning-and-memory): CountFrames keeps integer movies (MRC modes 0, 1, 6,
 // 101 and EER) as 8- or 16-bit counts, and frame(t) equals read_all()'s item t bit for bit with
 // gain, dark, defects, hot pixels and binning; float movies are not kept as counts.
 #include <fstream>

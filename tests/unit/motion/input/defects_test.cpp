@@ -1,5 +1,5 @@
-// Defects (movie-alignment §4.2): MotionCor2 `x y w h` files, SerialEM lists rejected with a
-// message, defect images oriented like the gain, zero-gain pixels.
+// Defects (docs/movie_align.md#gain-dark-defects-and-hot-pixels): MotionCor2 `x y w h` files,
+// SerialEM lists rejected with a message, defect images oriented like the gain, zero-gain pixels.
 #include <fstream>
 
 #include "frost/io/image_io.hpp"

@@ -1,6 +1,6 @@
-// EER bit streams (formats §4.2, movie-alignment §15.2): hand-made bytes pin the bit order and
-// the symbol inversion; the test encoder's streams (run lengths of exactly 127/255 and their
-// multiples, every symbol) decode to the electrons they were made from and render at u = 1, 2, 4.
+// EER bit streams (docs/formats.md#decoding-an-eer-frame, docs/movie_align.md#unit-checks): hand-made bytes
+// pin the bit order and the symbol inversion; the test encoder's streams (run lengths of exactly 127/255
+// and their multiples, every symbol) decode to the electrons they were made from and render at u = 1, 2, 4.
 #include "eer_test_files.hpp"
 #include "frost/core/error.hpp"
 #include "frost/io/eer_decode.hpp"

@@ -1,4 +1,4 @@
-// EER files (movie-alignment §4.1, §15.2): a synthetic 3-frame movie with known electron
+// EER files (docs/movie_align.md#movie-formats): a synthetic 3-frame movie with known electron
 // positions, written as TIFF with libtiff under the custom compression codes (and as a legacy
 // raw file), read back at u = 1, 2, 4; corrupt frames and fraction remainders warn.
 #include <thread>

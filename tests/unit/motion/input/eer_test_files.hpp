@@ -1,7 +1,7 @@
 #pragma once
 // Synthetic EER data for the tests: an encoder written from the format description (formats
-// §4.2), independent of the library's decoder, and writers of EER TIFF (libtiff, custom
-// compression tag) and legacy files.
+// docs/formats.md#decoding-an-eer-frame), independent of the library's decoder, and writers of EER
+// TIFF (libtiff, custom compression tag) and legacy files.
 #include <cstdint>
 #include <string>
 #include <vector>

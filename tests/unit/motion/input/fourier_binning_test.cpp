@@ -1,4 +1,4 @@
-// Fourier binning at load (movie-alignment §4.5): even sizes 2·round(X/(2b)); frequencies
+// Fourier binning at load (docs/movie_align.md#binning-and-memory): even sizes 2·round(X/(2b)); frequencies
 // below the new Nyquist are kept exactly (a low-frequency pattern samples to the same pattern on
 // the coarse grid), those above are removed, the mean is kept.
 #include <cmath>

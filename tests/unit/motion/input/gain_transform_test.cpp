@@ -1,5 +1,6 @@
-// movie-alignment §15.2: a 3x2 gain through each of the 12 rotation/flip combinations equals
-// the index formulas of §4.3, written out here literally on [row][column] arrays.
+// docs/movie_align.md#unit-checks: a 3x2 gain through each of the 12 rotation/flip combinations
+// equals the index formulas of docs/movie_align.md#reference-orientation, written out here
+// literally on [row][column] arrays.
 #include <vector>
 
 #include "frost/motion/gain_transform.hpp"

@@ -1,5 +1,5 @@
-// MovieReader (movie-alignment §4): the same frames as io::read_stack for real MRC and TIFF
-// files, --frameRange, gain/dark in the §4.3 orientation, binning, defects and hot pixels
+// MovieReader (docs/movie_align.md#loading-frames): the same frames as io::read_stack for real MRC and TIFF
+// files, --frameRange, gain/dark in the documented orientation, binning, defects and hot pixels
 // (deterministic for any thread count), and EER fractions with an EER gain.
 #include <fstream>
 
@@ -205,8 +205,9 @@ TEST(MovieReaderSynthetic, DefectsAndHotPixelsAreReplacedTheSameForAnyThreadCoun
   for (index_t i = 0; i < 16 * 12; ++i) EXPECT_NEAR(c[2 * 16 * 12 + i], out[std::size_t(i)], 1e-5);
 }
 
-// --eer-dose-per-fraction (formats §4.3): G = round(d / d_raw) with d_raw from the metadata XML;
-// the reader reports the grouping it used and the raw-frame dose (what the STARs record).
+// --eer-dose-per-fraction (docs/formats.md#eer-fractions-and-upsampling): G = round(d / d_raw) with
+// d_raw from the metadata XML; the reader reports the grouping it used and the raw-frame dose (what
+// the STARs record).
 TEST(MovieReaderEer, DosePerFractionGroupsByTheMetadataDose) {
   if (!io::eer_supported()) GTEST_SKIP() << "frost was built without libtiff (EER support)";
   test::TempDir dir;

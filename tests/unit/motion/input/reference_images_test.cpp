@@ -1,6 +1,6 @@
-// Gain and dark references (movie-alignment §4.2-4.3, DECISIONS.md 1 and 5): the corrected
-// frame arithmetic, --gain-invert, NaN/Inf rejection, the EER gain rules and the size-mismatch
-// message.
+// Gain and dark references (docs/movie_align.md#gain-dark-defects-and-hot-pixels,
+// docs/formats.md#eer-gain-references): the corrected frame arithmetic, --gain-invert, NaN/Inf
+// rejection, the EER gain rules and the size-mismatch message.
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -163,7 +163,7 @@ TEST(EerGain, ThermoGainTiffIsUsedAsIsWithoutRowFlip) {
   o.eer = true;
   const Image<float> eer_gain = load_gain(path, o, 4, 4);
   for (index_t i = 0; i < 16; ++i) EXPECT_EQ(eer_gain[i], g[i]); // multiplier as stored, rows unflipped
-  // The same file as the gain of a TIFF movie follows the row flip (DECISIONS.md 5).
+  // The same file as the gain of a TIFF movie follows the row flip (docs/formats.md#tiff-movies).
   o.eer = false;
   const Image<float> tiff_gain = load_gain(path, o, 4, 4);
   EXPECT_EQ(tiff_gain(2, 0), g(2, 3));

@@ -1,8 +1,8 @@
-// Whole-movie local alignment of simulated T3 movies (movie-alignment.md §15.5): 1024² x 20,
+// Whole-movie local alignment of simulated T3 movies (docs/movie_align.md#local-accuracy): 1024² x 20,
 // 5 x 5 patches of 256 px, --patchesAvg 3, control points 4 x 4 x 5, residual model. ctest runs
 // every test in its own process and movies are cached per process, so each test uses one movie
 // (one simulation) and checks every criterion that belongs to it. Statistical criteria run on 3
-// seeds (§15); the rounding-correction guard is deterministic and runs on the first seed.
+// seeds; the rounding-correction guard is deterministic and runs on the first seed.
 #include <gtest/gtest.h>
 
 #include <chrono>

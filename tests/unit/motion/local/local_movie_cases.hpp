@@ -1,6 +1,6 @@
 #pragma once
-// Simulated T3 movies of movie-alignment.md §15.1 for the local-alignment tests, their ground
-// truth and the error measures of §15.1/§15.5.
+// Simulated T3 movies of docs/movie_align.md#synthetic-movies for the local-alignment tests, their ground
+// truth and the error measures of docs/movie_align.md#local-accuracy.
 //
 // Movies are 1024² x 20 at Ts 1 Å. The noise-free movie comes from frost::sim::simulate_movie
 // (expected counts 1 + 0.1·S_t); a noisy movie of dose D and contrast c redraws counts
@@ -21,11 +21,11 @@ struct Movie {
   sim::Trajectory trajectory; ///< the motion the frames were made with
 };
 
-/// T3 with settling time `time_constant` (4 = §15.1, 1.5 = fast-drift variant); dose <= 0 means
+/// T3 with settling time `time_constant` (4 = the documented T3, 1.5 = fast-drift variant); dose <= 0 means
 /// noise-free.
 Movie t3_movie(double time_constant, double dose, double contrast, std::uint32_t seed);
 
-/// §15.1 ground truth: the shift to apply at (x, y) of frame t relative to frame r, from 5
+/// Ground truth: the shift to apply at (x, y) of frame t relative to frame r, from 5
 /// fixed-point iterations of s = E_r(x) - E_t(x - s).
 Vec2 true_shift(const sim::Trajectory& truth, int t, int r, double x, double y);
 
@@ -41,8 +41,8 @@ Errors model_errors(const MotionModel& model, const sim::Trajectory& truth, inde
 /// against true_shift at the patch centre.
 Errors patch_errors(const LocalAlignment& local, const sim::Trajectory& truth);
 
-/// §15.5 settings: Ts 1 Å, R 30 Å, --maxShift 50 Å; 5 x 5 patches of 256 px, --patchesAvg 3,
-/// control points 4 x 4 x 5, residual model.
+/// Settings of docs/movie_align.md#local-accuracy: Ts 1 Å, R 30 Å, --maxShift 50 Å; 5 x 5 patches
+/// of 256 px, --patchesAvg 3, control points 4 x 4 x 5, residual model.
 GlobalSettings global_settings();
 LocalSettings local_settings();
 

@@ -1,6 +1,7 @@
-// Patch windows, integer offsets with their rounding residuals, patch stacks (movie-alignment.md
-// §6.2), the fit targets (§6.4), and the local stage on a small global-only movie: rounding
-// correction, fallback to the global model, independence from the thread count.
+// Patch windows, integer offsets with their rounding residuals, patch stacks
+// (docs/movie_align.md#patch-stacks-and-the-rounding-correction), the fit targets, and the local
+// stage on a small global-only movie: rounding correction, fallback to the global model,
+// independence from the thread count.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -111,7 +112,7 @@ TEST(PatchWorkingSize, FastOrExactAndNeverAboveTheFrame) {
 }
 
 // A small global-only movie (T1, 512² x 12, noise-free): the true local residual is zero, so
-// every patch measurement error is the rounding bookkeeping of §6.2.
+// every patch measurement error is the rounding bookkeeping of the patch stacks.
 const sim::SimulatedMovie& global_movie() {
   static const sim::SimulatedMovie m = [] {
     sim::MovieSetup s;

@@ -1,4 +1,4 @@
-// --low-memory stages (movie-alignment.md §4.5): frames loaded on demand give the results of
+// --low-memory stages (docs/movie_align.md#binning-and-memory): frames loaded on demand give the results of
 // frames held in memory bit for bit: add_frame_to_patch_stack streamed in frame order equals
 // fill_patch_stack (also at the frame edge), and the global and local alignments through
 // StreamedPairMeasurer / StreamedPatchMeasurer equal those through the host measurers, with

@@ -1,4 +1,4 @@
-// §15.2: cubic B-spline basis (partition of unity, linear reproduction), BSplineField knot
+// Cubic B-spline basis (partition of unity, linear reproduction), BSplineField knot
 // spacings and storage order on a hand-computed 3x3x3 example, evaluation of the 4x4x4 terms
 // against the sum over every control point.
 #include <cmath>
@@ -83,8 +83,9 @@ TEST(BSplineField, HandComputed3x3x3) {
   // At the origin coefficient (n, m, l) = (0, 1, -1) weighs beta(0 - 0)·beta(0 - 1)·beta(0 + 1)
   // = (2/3)(1/6)(1/6).
   EXPECT_NEAR(f.evaluate(0, 0, 0).x, (2.0 / 3.0) / 36.0, 1e-15);
-  // With L = 3 the basis is incomplete (Xmipp's rule, §6.4): constant coefficients do not
-  // reproduce the constant away from the origin; with L = 4 they do over the whole frame.
+  // With L = 3 the basis is incomplete (Xmipp's rule,
+  // docs/movie_align.md#the-b-spline-motion-model): constant coefficients do not reproduce the
+  // constant away from the origin; with L = 4 they do over the whole frame.
   std::fill(f.cx.begin(), f.cx.end(), 1.5);
   const double incomplete = f.evaluate(100.0, 80.0, 10.0).x;
   BSplineField g = BSplineField::make(4, 4, 4, 100.0, 80.0, 10.0);

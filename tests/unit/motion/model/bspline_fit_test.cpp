@@ -1,6 +1,6 @@
-// §6.5 / §15.2: the B-spline coefficient fit. Noise-free tensor polynomials of degree <= 3 in x, y
-// and t are reproduced (L >= 4); gross outliers are rejected by the robust rounds; rank-deficient
-// grids are regularised by the second-difference ridge; diagnostics (RMSD, percentiles).
+// The B-spline coefficient fit (docs/movie_align.md#fitting-the-coefficients). Noise-free tensor polynomials
+// of degree <= 3 in x, y and t are reproduced (L >= 4); gross outliers are rejected by the robust rounds;
+// rank-deficient grids are regularised by the second-difference ridge; diagnostics (RMSD, percentiles).
 #include <cmath>
 #include <functional>
 #include <random>

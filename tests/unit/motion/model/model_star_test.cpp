@@ -1,6 +1,6 @@
-// §8.2 / §15.7: the model's STAR blocks round-trip (trajectories at the patch centres reproduce
-// _frostFittedShiftX/Y), everything is stored in raw pixels with binning 2, global-only models,
-// re-referencing to the first frame, the sign of stored shifts, and read errors.
+// The model's STAR blocks (docs/movie_align.md#the-frost-alignment-star) round-trip (trajectories at
+// the patch centres reproduce _frostFittedShiftX/Y), everything is stored in raw pixels with binning 2,
+// global-only models, re-referencing to the first frame, the sign of stored shifts, and read errors.
 #include <cmath>
 #include <random>
 
@@ -15,7 +15,7 @@
 namespace frost::motion {
 namespace {
 
-/// T1 displacement of §15.1 [raw px].
+/// T1 displacement (docs/movie_align.md#synthetic-movies) [raw px].
 Vec2 t1_displacement(double t) {
   return {12 * (1 - std::exp(-t / 4)) + 0.15 * t, -6 * (1 - std::exp(-t / 3)) + 0.1 * t};
 }
@@ -119,7 +119,7 @@ TEST(ModelStar, RoundTripReproducesFittedShiftsInRawPixels) {
               general.get_double("frostLocalFitRmsd"), general.get_double("frostLocalShift2_5"),
               general.get_double("frostLocalShift97_5"), static_cast<int>(general.get_int("frostOutliersLocal")));
 
-  // §15.7: trajectories on the patch centres reproduce _frostFittedShiftX/Y.
+  // Trajectories on the patch centres reproduce _frostFittedShiftX/Y.
   const meta::Block& local = file.block("local_shift");
   ASSERT_EQ(local.rows(), movie.measurements.size());
   const auto px = local.doubles("rlnCoordinateX"), py = local.doubles("rlnCoordinateY");

@@ -1,5 +1,5 @@
-// MotionModel queries (§9): global part interpolated linearly and clamped, residual vs total
-// kinds, raw-pixel wrapper with binning.
+// MotionModel queries (docs/movie_align.md#querying-the-motion): global part interpolated linearly
+// and clamped, residual vs total kinds, raw-pixel wrapper with binning.
 #include "frost/motion/motion_model.hpp"
 #include "frost/test/support.hpp"
 

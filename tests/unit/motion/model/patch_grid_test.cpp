@@ -1,5 +1,6 @@
-// §6.1 patch grid (counts of Appendix A Table 3, border from the global trajectory, step and
-// starts, half-pixel centres, one centred patch, errors) and the §6.5 `auto` control points.
+// The patch grid of docs/movie_align.md#patch-grid (counts of the FlexAlign paper's Table 3, border
+// from the global trajectory, step and starts, half-pixel centres, one centred patch, errors) and
+// the `auto` control points.
 #include <cmath>
 
 #include "frost/core/error.hpp"
@@ -96,7 +97,7 @@ TEST(PatchGrid, ExplicitCountsAndErrors) {
   r.patch_size = 256;
   r.count_x = 5;
   r.count_y = 5;
-  const PatchGrid g = make_patch_grid(r); // --patches 5 5 --minLocalRes 256 (§15.5)
+  const PatchGrid g = make_patch_grid(r); // --patches 5 5 --minLocalRes 256, as the local-accuracy tests
   // W = 1024, step = 256 - ceil((1280 - 1024)/4) = 192: starts 0, 192, ..., 768 (last ends at 1024).
   EXPECT_EQ(g.x.step, 192);
   EXPECT_EQ(g.x.starts.back(), 768);

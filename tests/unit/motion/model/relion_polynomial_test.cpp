@@ -1,8 +1,8 @@
-// §8.3: RELION's third-order polynomial (the --ostar_motion local model). The coefficient order is
-// checked against RELION's formula written out term by term; an exact polynomial field is
-// recovered to round-off with RMSD 0; a 3-frame movie fits t and t² only; the samples taken from
-// a frost model (binned, residual and total kinds) are re-referenced to the first aligned frame
-// and in raw pixels, so the polynomial behind a B-spline model comes back.
+// RELION's third-order polynomial (docs/movie_align.md#relion-and-xmipp-exports) (the --ostar_motion
+// local model). The coefficient order is checked against RELION's formula written out term by term;
+// an exact polynomial field is recovered to round-off with RMSD 0; a 3-frame movie fits t and t²
+// only; the samples taken from a frost model (binned, residual and total kinds) are re-referenced to
+// the first aligned frame and in raw pixels, so the polynomial behind a B-spline model comes back.
 #include <algorithm>
 #include <cmath>
 #include <random>

@@ -1,4 +1,4 @@
-// Dose weighting (movie-alignment.md §7.3, unit tests of §15.2).
+// Dose weighting (docs/movie_align.md#dose-weighting; its unit checks).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,7 +17,7 @@
 namespace frost::motion {
 namespace {
 
-// §15.2: dose_per_frame 1, 300 kV, Ts 1 Å, frame 0 at k = 0.25 Å⁻¹:
+// The documented check: dose_per_frame 1, 300 kV, Ts 1 Å, frame 0 at k = 0.25 Å⁻¹:
 // N_e = 0.245·0.25^−1.665 + 2.81 = 5.2737462140627835, w = exp(−1/(2 N_e)) = 0.9095464006629719
 // (values from an independent evaluation in Python).
 TEST(DoseWeighting, CriticalExposureAndWeightOfFrameZero) {
@@ -38,7 +38,7 @@ TEST(DoseWeighting, FrameDoseAndVoltageScaling) {
   EXPECT_DOUBLE_EQ(frame_dose(kv300, 9), 17.0);
   EXPECT_DOUBLE_EQ(frame_dose(kv200, 9), 17.0 / 0.8);
   EXPECT_DOUBLE_EQ(frame_dose(kv100, 9), 17.0 / 0.64);
-  // 200 kV frame 0 of the §15.2 case: w = exp(−(1/0.8)/(2 N_e)) = 0.8882415291451714.
+  // 200 kV frame 0 of the same case: w = exp(−(1/0.8)/(2 N_e)) = 0.8882415291451714.
   EXPECT_NEAR(dose_weight(0.25, frame_dose({1.0, 0.0, 200.0}, 0)), 0.8882415291451714, 1e-6);
   for (double kv : {120.0, 0.0, 301.0}) {
     try {

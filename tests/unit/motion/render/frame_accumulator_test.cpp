@@ -1,4 +1,4 @@
-// The sums of movie-alignment.md §7.2: plain, unaligned, halves, aligned stack; frame order and
+// The sums of docs/movie_align.md#sums: plain, unaligned, halves, aligned stack; frame order and
 // range checks.
 #include <gtest/gtest.h>
 

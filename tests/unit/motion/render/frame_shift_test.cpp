@@ -1,6 +1,6 @@
 // FrameShift: the per-frame shift field the warp evaluates must equal the motion model of
-// movie-alignment.md §6.4 (s = −d_t + s_loc in residual mode, s_loc in total mode) at every
-// pixel, whether evaluated per pixel (at) or through the column table (row).
+// docs/movie_align.md#the-b-spline-motion-model (s = −d_t + s_loc in residual mode, s_loc in total
+// mode) at every pixel, whether evaluated per pixel (at) or through the column table (row).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,7 +15,7 @@
 namespace frost::motion {
 namespace {
 
-/// §6.4 written out: the full triple sum over every control point.
+/// The model written out: the full triple sum over every control point.
 Vec2 direct_field(const BSplineField& f, double x, double y, double t) {
   Vec2 s;
   for (int n = -1; n <= f.lt - 2; ++n)

@@ -1,4 +1,4 @@
-// The PSD of movie-alignment.md §7.4: mean periodogram of 50 %-overlapping tiles, centred.
+// The PSD of docs/movie_align.md#power-spectrum: mean periodogram of 50 %-overlapping tiles, centred.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Determinism across thread counts (movie-alignment.md §7.2, §15.8): every output of the render
+// Determinism across thread counts (docs/movie_align.md#cpu-and-gpu-equivalence): every output of the render
 // stage is bit-identical with 1 and 2 threads (warps are per pixel, sums per pixel in frame
 // order, PSD tiles in a fixed order).
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The render loop end to end: a movie whose frames are the reference content displaced by d_t,
-// rendered with the stored shifts s_t = −d_t, sums to N times the reference (movie-alignment.md
-// §2, §7), while the unaligned sum is blurred.
+// rendered with the stored shifts s_t = −d_t, sums to N times the reference
+// (docs/movie_align.md#conventions), while the unaligned sum is blurred.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 /// @file render_test_images.hpp
 /// @brief Test images for the render stage: band-limited noise, exact periodic shifts, and the
-/// interior error measure of movie-alignment.md §15.6.
+/// interior error measure of docs/movie_align.md#interpolation-and-micrograph-quality.
 #include <cstdint>
 
 #include "frost/core/image.hpp"

@@ -1,4 +1,4 @@
-// --low-memory rendering (movie-alignment.md §4.5, §7): render_movie() on frames made by a
+// --low-memory rendering (docs/movie_align.md#binning-and-memory): render_movie() on frames made by a
 // FrameLoader gives every output of render_movie() on the frames in memory bit for bit, and
 // loads each summed frame once.
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
-// Accuracy and sign of the frame warp A(x) = F(x − s(x)) (movie-alignment.md §2, §7.1, §15.6).
+// Accuracy and sign of the frame warp A(x) = F(x − s(x)) (docs/movie_align.md#warping-a-frame,
+// #interpolation-and-micrograph-quality).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,9 +18,9 @@ using test_images::band_limited_noise;
 using test_images::fourier_shifted;
 using test_images::interior_relative_rms;
 
-// §15.6: shift (0.37, −0.81) px of a 512² image band-limited to |k| < 0.25 px⁻¹ (unit std),
-// against the exact Fourier shift over the interior (32-px margin). bspline3 must be within
-// 1.5e-2 [prototype 0.006]; bilinear is reported [0.13] and must be clearly worse.
+// The documented interpolation check: shift (0.37, −0.81) px of a 512² image band-limited to |k| <
+// 0.25 px⁻¹ (unit std), against the exact Fourier shift over the interior (32-px margin). bspline3
+// must be within 1.5e-2 [prototype 0.006]; bilinear is reported [0.13] and must be clearly worse.
 TEST(WarpAccuracy, BSpline3MatchesExactShiftOnBandLimitedImage) {
   const Vec2 s{0.37, -0.81};
   for (std::uint32_t seed : {1u, 2u, 3u}) {
@@ -37,7 +38,7 @@ TEST(WarpAccuracy, BSpline3MatchesExactShiftOnBandLimitedImage) {
   }
 }
 
-// §15.6: `fourier` against the analytic phase ramp. The frame is a sum of cosines with integer
+// `fourier` against the analytic phase ramp. The frame is a sum of cosines with integer
 // frequencies on a non-square grid, so the shifted frame is known exactly:
 // A(x, y) = Σ a cos(2π(kx (x − sx)/nx + ky (y − sy)/ny) + φ). A sign error, an x/y swap or an
 // off-by-one origin gives errors of order 1.
@@ -66,9 +67,9 @@ TEST(WarpAccuracy, FourierMatchesAnalyticPhaseRamp) {
   EXPECT_LE(worst, 1e-5);
 }
 
-// Sign (§2, §15.7): frame t holds the reference content displaced by d (the point at x in the
-// reference is at x + d in the frame). Warping it with the stored shift s = −d must give the
-// reference back; warping with +d must not.
+// Sign (docs/movie_align.md#conventions): frame t holds the reference content displaced by d (the
+// point at x in the reference is at x + d in the frame). Warping it with the stored shift s = −d
+// must give the reference back; warping with +d must not.
 TEST(WarpAccuracy, ShiftMinusDisplacementReproducesReference) {
   const Image<float> reference = band_limited_noise(256, 256, 0.2, 11);
   const Vec2 d{2.3, -1.6};

@@ -1,4 +1,4 @@
-// What the warp does outside the frame (movie-alignment.md §7.1) and its shortcuts and checks.
+// What the warp does outside the frame (docs/movie_align.md#warping-a-frame) and its shortcuts and checks.
 #include <gtest/gtest.h>
 
 #include <cmath>

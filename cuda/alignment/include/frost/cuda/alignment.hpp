@@ -1,17 +1,17 @@
 #pragma once
 /// @file alignment.hpp
-/// @brief The CUDA backend of the all-pairs aligner (align-significant.md §8.2, §8.3): the same
-/// frost::align::AlignmentBackend as the CPU, the same FROST_HD per-element math
-/// (libs/alignment/include/frost/alignment/math), run as batched kernels and cuFFT plans.
+/// @brief The CUDA backend of the all-pairs aligner (docs/align_significant.md#cuda-backend and
+/// #memory-plan): the same frost::align::AlignmentBackend as the CPU, the same FROST_HD per-element
+/// math (libs/alignment/include/frost/alignment/math), run as batched kernels and cuFFT plans.
 ///
 /// Tiles = (block of references, chunk of images). The images of a chunk (and their mirrors with
 /// --check-mirrors) are uploaded once and reused for every reference; a reference block's
 /// spectra F_R, polar spectra G_R and statistics are computed on the device once per tile. Per
-/// reference and image batch of B images, 2B trajectories (both orders, §5.6) run the iterations
-/// entirely on the device: shift peak, rotation peak and pose update are kernels, so there is no
-/// host round trip inside a batch; CCs and the better order are chosen on the device and the
-/// results of a tile come down in one copy. Only the mirror choice and --max-shift rejection
-/// (two comparisons per pair) run on the host, after the download.
+/// reference and image batch of B images, 2B trajectories (both orders,
+/// docs/align_significant.md#two-orders-and-iterations) run the iterations entirely on the device: shift
+/// peak, rotation peak and pose update are kernels, so there is no host round trip inside a batch; CCs and
+/// the better order are chosen on the device and the results of a tile come down in one copy. Only the
+/// mirror choice and --max-shift rejection (two comparisons per pair) run on the host, after the download.
 ///
 /// This header does not include CUDA headers: programs built with the host compiler use it.
 #include <cstddef>
@@ -38,7 +38,7 @@ struct CudaAlignOptions {
   bool tiled_shift_everywhere = false;
 };
 
-/// Sizes chosen by the memory budget (§8.3) for one run.
+/// Sizes chosen by the memory budget (docs/align_significant.md#memory-plan) for one run.
 struct AlignMemoryPlan {
   std::size_t batch = 0;           ///< B: images per batch (2B trajectories)
   std::size_t image_chunk = 0;     ///< images resident at once (all of them when they fit)
@@ -47,14 +47,14 @@ struct AlignMemoryPlan {
 };
 
 /// Bytes per image of a batch: two trajectories' aligned images, plus for the cuFFT steps the
-/// 2-D spectrum and correlation, the polar samples and their ring spectra (§8.3, one half of the
-/// trajectories' scratch at a time).
+/// 2-D spectrum and correlation, the polar samples and their ring spectra
+/// (docs/align_significant.md#memory-plan, one half of the trajectories' scratch at a time).
 std::size_t align_batch_bytes_per_image(int x, bool fused = true, int radius = -1);
 /// Bytes per resident reference: pixels, F_R, G_R (plus statistics), in the layout of the
 /// steps that run (the fused steps keep full spectra).
 std::size_t align_reference_bytes(int x, bool fused = true, int radius = -1);
 
-/// @brief The memory budget of §8.3, a pure function (tested without a GPU):
+/// @brief The memory budget of docs/align_significant.md#memory-plan, a pure function (tested without a GPU):
 /// budget = fraction · free − 256 MiB − `workspace` (cuFFT work areas), B = min(n_img,
 /// max_batch, what a quarter of the budget holds), then the reference block and the image chunk
 /// from the rest (images resident when they all fit). `sets` is 2 with mirrors, else 1;

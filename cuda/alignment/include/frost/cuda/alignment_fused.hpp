@@ -1,10 +1,10 @@
 #pragma once
 /// @file alignment_fused.hpp
-/// @brief Fused kernels of the CUDA aligner: a whole shift step (§5.3) or rotation step (§5.4) of
-/// two trajectories per thread block, in shared memory, with the block FFTs of block_fft.cuh
-/// instead of cuFFT. They remove the per-step round trips through device memory (warped image,
-/// spectra, correlation map, polar samples) that made the cuFFT pipeline (alignment_kernels.hpp)
-/// memory-bound.
+/// @brief Fused kernels of the CUDA aligner: a whole shift step (docs/align_significant.md#shift-step)
+/// or rotation step (docs/align_significant.md#rotation-step) of two trajectories per thread block, in
+/// shared memory, with the block FFTs of block_fft.cuh instead of cuFFT. They remove the per-step
+/// round trips through device memory (warped image, spectra, correlation map, polar samples) that made
+/// the cuFFT pipeline (alignment_kernels.hpp) memory-bound.
 ///
 /// Two real trajectories A and B share one complex transform Z = FFT(A + iB). For a real
 /// reference with spectrum F, F(ω)·conj(F_A(ω)) + i·F(ω)·conj(F_B(ω)) = F(ω)·Z(−ω), so one inverse
@@ -36,7 +36,7 @@ int ring_length(int samples);
 /// Whether reference_rings() keeps the Hermitian half of rings of N points: for N > 1024 (256 px),
 /// where the rotation step's ring sum then reads half the reference data and fills the block with
 /// N/2 pairs of positions; shorter rings (N/2 pairs would leave half of the threads idle, measured
-/// 1.6 % slower at 128 px) keep every position.
+/// slower at 128 px) keep every position.
 __host__ __device__ constexpr bool hermitian_rings(int n) { return n > 1024; }
 /// Complex values per ring of reference_rings().
 __host__ __device__ constexpr int ring_values(int n) { return hermitian_rings(n) ? n / 2 : n; }
@@ -64,9 +64,9 @@ void reference_rings(const float* refs, const align::PolarGrid& grid, const floa
 /// Shift step of trajectories t < count (image t at raw + t·X²): the input image is raw itself
 /// when `first` (the identity pose; its pair transforms are read from `pre` when non-null, see
 /// pair_spectra), else W_{poses[t]}[raw]; poses[t] ← T(d)·poses[t]. With `samples` non-null, also
-/// writes the polar samples (§5.2, S per ring, rings in order) of W_{poses[t]}[raw] with the new
-/// pose to samples + t·rings·S, for the rotation step that follows. ref_spectrum:
-/// reference_spectra() of one reference.
+/// writes the polar samples (docs/align_significant.md#polar-grid, S per ring, rings in order) of
+/// W_{poses[t]}[raw] with the new pose to samples + t·rings·S, for the rotation step that follows.
+/// ref_spectrum: reference_spectra() of one reference.
 void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum, const float2* tw, int x, int radius,
                 align::Subpixel subpixel, bool first, align::Pose2* poses, float* samples, const align::PolarGrid& grid,
                 const float* sin_table, const float* cos_table, int count, cudaStream_t s);
@@ -74,9 +74,9 @@ void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum,
 /// Whether aligned_samples() runs at X: the disc of pixels that the polar grid reads fits in a
 /// block's shared memory (up to 256 px on an H100).
 bool aligned_samples_supported(int x);
-/// samples + t·rings·S ← the polar samples (§5.2, S per ring, rings in order) of
-/// W_{poses[t]}[raw + t·X²], t < count: a rotation step's input after the tiled shift step; the
-/// aligned image stays in shared memory (only the disc the samples read).
+/// samples + t·rings·S ← the polar samples (docs/align_significant.md#polar-grid, S per ring, rings
+/// in order) of W_{poses[t]}[raw + t·X²], t < count: a rotation step's input after the tiled shift
+/// step; the aligned image stays in shared memory (only the disc the samples read).
 void aligned_samples(const float* raw, const align::Pose2* poses, const align::PolarGrid& grid,
                      const float* sin_table, const float* cos_table, float* samples, int count, cudaStream_t s);
 

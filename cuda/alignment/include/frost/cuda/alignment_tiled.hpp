@@ -1,9 +1,9 @@
 #pragma once
 /// @file alignment_tiled.hpp
-/// @brief The shift step (§5.3) of the CUDA aligner for power-of-two X whose complex image does
-/// not fit in one block's shared memory (256 px): the 2-D transforms split over three kernels
-/// that pass tiles through device memory instead of cuFFT R2C, a product kernel, cuFFT C2R and a
-/// peak kernel (about a third of their bytes).
+/// @brief The shift step (docs/align_significant.md#shift-step) of the CUDA aligner for
+/// power-of-two X whose complex image does not fit in one block's shared memory (256 px): the 2-D
+/// transforms split over three kernels that pass tiles through device memory instead of cuFFT R2C,
+/// a product kernel, cuFFT C2R and a peak kernel (about a third of their bytes).
 ///
 /// 1. rows: each block warps a strip of rows of two trajectories A and B (one complex image
 ///    A + iB, as the fused steps) and transforms the rows; the strip goes out by columns.

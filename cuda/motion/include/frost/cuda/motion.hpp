@@ -1,6 +1,6 @@
 #pragma once
 /// @file motion.hpp
-/// @brief The CUDA backend of movie alignment (movie-alignment.md §10.1): a movie resident on
+/// @brief The CUDA backend of movie alignment (docs/movie_align.md#the-cuda-backend): a movie resident on
 /// one GPU that implements the three backend interfaces of libs/motion, so align_global,
 /// align_local and the render loop run unchanged on it:
 /// * PairMeasurer (global stage): batched cuFFT R2C of the transform windows, one kernel for
@@ -33,17 +33,17 @@
 
 namespace frost::cuda {
 
-/// Launch shape of the pair-product kernel (autotuning.md §5.3 `ma_correlate`): blocks of
-/// block_x x block_y threads over (k_x, k_y) of each pair's half spectrum, each thread doing
-/// `tile` elements block_x apart along k_x (tile 1, 2, 4 or 8). The pipeline's default is the
-/// best of the exhaustive search on an H100 (frost_tune run, K3 and Falcon presets: 1.28x and
-/// 1.32x faster than the space's default 32 x 32, tile 8); correlate_launch_from() maps any
-/// configuration of the space.
+/// Launch shape of the pair-product kernel (`ma_correlate` in docs/tune.md#the-spaces-of-frost-kernels):
+/// blocks of block_x x block_y threads over (k_x, k_y) of each pair's half spectrum, each thread doing `tile`
+/// elements block_x apart along k_x (tile 1, 2, 4 or 8). The pipeline's default is the best of the exhaustive
+/// search (frost_tune run, K3 and Falcon presets), measured faster than the space's default 32 x 32, tile 8
+/// (docs/performance.md#fft-advisor-and-tuning); correlate_launch_from() maps any configuration of the space.
 struct CorrelateLaunch {
   int tile = 4, block_x = 128, block_y = 1;
 };
-/// Launch shape of the crop + filter kernel (§5.3 `fourier_crop_filter`): block_x x block_y
-/// threads over (k_x, k_y) of each cropped spectrum.
+/// Launch shape of the crop + filter kernel (`fourier_crop_filter` in
+/// docs/tune.md#the-spaces-of-frost-kernels): block_x x block_y threads over (k_x, k_y) of each
+/// cropped spectrum.
 struct CropFilterLaunch {
   int block_x = 32, block_y = 8;
 };
@@ -141,7 +141,7 @@ public:
                            motion::InterpolationMethod method, const motion::SumOptions& options) override;
 
   /// @brief Creates the CUDA context of `device` and its FFT planner, the fixed start-up cost
-  /// of a CudaMovie (~0.1 s), so that a program can pay it on another thread while it opens the
+  /// of a CudaMovie, so that a program can pay it on another thread while it opens the
   /// movie. @throw frost::Error(Device) when the device does not exist.
   static void prepare_device(int device);
 

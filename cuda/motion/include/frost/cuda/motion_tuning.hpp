@@ -1,10 +1,10 @@
 #pragma once
 /// @file motion_tuning.hpp
-/// @brief Autotuning of the movie-alignment kernels (autotuning.md §5.3 `ma_correlate` and
-/// `fourier_crop_filter`): configurations as launch shapes, the problem keys (§9.2), and benches
-/// that keep random spectra on a device to time and verify configurations (§8.1; both kernels
-/// are pure, so every configuration must reproduce the default's output bit for bit).
-/// Host-compiler header (no CUDA types).
+/// @brief Autotuning of the movie-alignment kernels (`ma_correlate` and `fourier_crop_filter` in
+/// docs/tune.md#the-spaces-of-frost-kernels): configurations as launch shapes, the problem keys
+/// (docs/tune.md#key), and benches that keep random spectra on a device to time and verify
+/// configurations (docs/tune.md#offline-protocol; both kernels are pure, so every configuration
+/// must reproduce the default's output bit for bit). Host-compiler header (no CUDA types).
 #include <memory>
 
 #include "frost/core/shape.hpp"
@@ -20,12 +20,11 @@ CorrelateLaunch correlate_launch_from(const tuning::NamedConfig& config);
 /// BLOCK_X, BLOCK_Y of the `fourier_crop_filter` space.
 CropFilterLaunch crop_filter_launch_from(const tuning::NamedConfig& config);
 
-/// The launch a movie uses on `device` under `options` (autotuning.md §9.4, §10.1): --tune off
-/// and a cache miss give `fallback` (the pipeline's default launch); cached, auto and dynamic
-/// take an exact, stale or similar record whose configuration is valid here. Both kernels are
-/// pure and cheap, so they are not tuned during a run (auto and dynamic read the cache like
-/// cached; frost_tune fills it). The cache is read and the choice logged once per process,
-/// kernel, device and problem key.
+/// The launch a movie uses on `device` under `options` (docs/tune.md#lookup-order and #common-options):
+/// --tune off and a cache miss give `fallback` (the pipeline's default launch); cached, auto and dynamic
+/// take an exact, stale or similar record whose configuration is valid here. Both kernels are pure and
+/// cheap, so they are not tuned during a run (auto and dynamic read the cache like cached; frost_tune
+/// fills it). The cache is read and the choice logged once per process, kernel, device and problem key.
 CorrelateLaunch select_correlate_launch(index_t cx, index_t cy, int pairs, int device,
                                         const tuning::TuningOptions& options, const CorrelateLaunch& fallback);
 CropFilterLaunch select_crop_filter_launch(index_t mx, index_t my, index_t cx, index_t cy, int count, int device,

@@ -1,6 +1,6 @@
 #pragma once
 /// @file insert_tuning.hpp
-/// @brief Autotuning of the insertion kernel (autotuning.md §5.3 `fr_insert`, §8.1, §9.2): how
+/// @brief Autotuning of the insertion kernel (`fr_insert` in docs/tune.md#the-spaces-of-frost-kernels): how
 /// a configuration of the tuning space becomes an InsertLaunchConfig, the problem key of a
 /// reconstruction, and a bench that keeps one batch on the device to time and verify
 /// configurations. Host-compiler header (no CUDA types).
@@ -25,7 +25,8 @@ tuning::FrInsertSettings fr_insert_settings(const recon::ReconstructionSettings&
 tuning::KernelSpace fr_insert_kernel_space(const recon::ReconstructionSettings& settings,
                                            const tuning::DeviceLimits& limits);
 
-/// §9.2: `spec=<fx>x<fy>;vol=<side>^3;cplx=f32;blob_order;blob_r;alpha;interp=lookup|dynamic|fast;
+/// The problem key (docs/tune.md#key):
+/// `spec=<fx>x<fy>;vol=<side>^3;cplx=f32;blob_order;blob_r;alpha;interp=lookup|dynamic|fast;
 /// batch<=<spaces per launch, next power of two>`.
 tuning::ProblemKey fr_insert_problem_key(const recon::ReconstructionSettings& settings,
                                          const recon::GridLayout& layout, long long spaces_per_launch);
@@ -56,21 +57,20 @@ InsertLaunchConfig select_insert_launch(const recon::ReconstructionSettings& set
                                         long long spaces_per_launch, int device, const tuning::TuningOptions& options,
                                         const InsertLaunchConfig& base = default_insert_launch());
 
-/// @brief make_cuda_accumulator whose insertion launch follows `options` (autotuning.md §10.1,
-/// §10.3). off and cached: select_insert_launch on the first device. auto and dynamic: every
-/// device gets a tuning::DynamicTuner over its `fr_insert` space, started from that device's
-/// cache selection; it picks each launch, and its timed launches (batches of exactly
-/// `spaces_per_launch` spaces) run alone on the device while the process holds the device's
-/// tuning lock. `estimated_launches`: the run's insertions over all devices (n of §7.4). At
-/// finish() each device logs what it did and appends the record of a tuning phase to the
-/// cache.
+/// @brief make_cuda_accumulator whose insertion launch follows `options`
+/// (docs/tune.md#dynamic-tuning-in-the-main-loop). off and cached: select_insert_launch on the first device.
+/// auto and dynamic: every device gets a tuning::DynamicTuner over its `fr_insert` space, started from that
+/// device's cache selection; it picks each launch, and its timed launches (batches of exactly
+/// `spaces_per_launch` spaces) run alone on the device while the process holds the device's tuning lock.
+/// `estimated_launches`: the run's insertions over all devices (n of docs/tune.md#when-dynamic-tuning-pays).
+/// At finish() each device logs what it did and appends the record of a tuning phase to the cache.
 std::unique_ptr<recon::GridAccumulator> make_tuned_cuda_accumulator(
     const recon::ReconstructionSettings& settings, const recon::GridLayout& layout, int grids,
     const std::vector<int>& devices, int streams_per_device, const tuning::TuningOptions& options,
     long long spaces_per_launch, double estimated_launches, const InsertLaunchConfig& base = default_insert_launch());
 
 /// @brief One prepared batch kept on a device, inserted at will with any launch configuration
-/// (the offline protocol of §8.1; `fr_insert` accumulates, so every launch goes to a scratch
+/// (docs/tune.md#offline-protocol; `fr_insert` accumulates, so every launch goes to a scratch
 /// cube and is verified against a reference cube inserted once with the reference
 /// configuration).
 class InsertKernelBench {

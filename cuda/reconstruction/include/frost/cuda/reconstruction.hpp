@@ -1,14 +1,15 @@
 #pragma once
 /// @file reconstruction.hpp
-/// @brief The CUDA insertion backend of Fourier reconstruction (fourier-reconstruction.md §8.1,
-/// §8.2, §9): a recon::GridAccumulator whose lanes are CUDA streams on one or more devices.
+/// @brief The CUDA insertion backend of Fourier reconstruction
+/// (docs/reconstruct_fourier.md#the-cuda-backend): a recon::GridAccumulator whose lanes are CUDA
+/// streams on one or more devices.
 ///
 /// Each lane owns a stream and device buffers for one batch (spectra, weight factors, traverse
 /// spaces). insert() copies the batch asynchronously, launches the insertion kernel and returns
 /// as soon as the copies are done, so the loader refills its pinned batch while the kernel runs.
 /// Two insertion kernels run the shared recon::gather_column code (gather.hpp) on the same
 /// (space, voxel) pairs as the CPU:
-/// * Column (default; the published design, §8.2): one thread per column of a traverse space's
+/// * Column (default; the published design): one thread per column of a traverse space's
 ///   iteration plane, float atomics into the cube for every voxel update;
 /// * Brick: one block per 16^3 brick of the cube (or per part of the batch's spaces for bricks
 ///   near the centre, which every slice crosses); the block walks the parts of the columns of
@@ -34,7 +35,7 @@ namespace frost::cuda {
 
 /// Which insertion kernel runs (both give the same voxel contributions; sums differ in order).
 enum class InsertKernel {
-  Column, ///< one thread per column of a space's iteration plane, atomics per voxel update (§8.2)
+  Column, ///< one thread per column of a space's iteration plane, atomics per voxel update
   Brick   ///< one block per brick of the cube, sums in shared memory, one atomic per voxel and batch
 };
 
@@ -42,14 +43,13 @@ enum class InsertKernel {
 const char* insert_kernel_name(InsertKernel kernel);
 
 /// @brief Launch configuration of the insertion kernel: the one place to tune it
-/// (autotuning.md §5.3, `fr_insert`). Brick: the brick edge (16) and its 256 threads (one per
-/// column of a brick face) are compile-time constants of the kernel. Column: a block of
-/// block_x x block_y threads covers a tile of columns of the iteration plane; the grid covers
-/// the largest plane extent of the batch's traverse spaces in x and y, and blockIdx.z strides
-/// over the spaces.
+/// (`fr_insert` in docs/tune.md#the-spaces-of-frost-kernels). Brick: the brick edge (16) and its 256
+/// threads (one per column of a brick face) are compile-time constants of the kernel. Column: a block of
+/// block_x x block_y threads covers a tile of columns of the iteration plane; the grid covers the largest
+/// plane extent of the batch's traverse spaces in x and y, and blockIdx.z strides over the spaces.
 struct InsertLaunchConfig {
-  /// Column by default: on an H100 (128^2 images, I, precise) it ran a batch of 1500 spaces in
-  /// 6.6 ms against the brick kernel's 17-19 ms (README.md, "Kernels").
+  /// Column by default: measured faster than the brick kernel on batches of 1500 spaces
+  /// (docs/performance.md#reconstruction).
   InsertKernel kernel = InsertKernel::Column;
   int brick_target_hits = 192; ///< Brick: split a brick's spaces into parts of about this many expected hits
   int block_x = 16;       ///< Column: threads along the first plane axis (consecutive voxels in memory for XY/XZ)
@@ -61,10 +61,10 @@ struct InsertLaunchConfig {
   /// Column, precise table weights: each block copies the blob table into shared memory first
   /// (SHARED_BLOB_TABLE; ignored with dynamic weights and in fast mode).
   bool shared_blob_table = false;
-  /// --fftOnGPU (§8.1): the loaders hand over raw images and the lane pads, transforms (batched
-  /// cuFFT R2C) and crops them on the device with the CPU's per-pixel code (sample_math.hpp).
-  /// On by default: with the exact symmetry split (grid_symmetry.hpp) the CPU FFTs, not the
-  /// insertion, bounded an H100 (128^2 x 30k I: 0.69 ms of loader time per image, 16 threads).
+  /// --fftOnGPU (docs/reconstruct_fourier.md#cpu-and-gpu-split): the loaders hand over raw images and
+  /// the lane pads, transforms (batched cuFFT R2C) and crops them on the device with the CPU's
+  /// per-pixel code (sample_math.hpp). On by default: with the exact symmetry split (grid_symmetry.hpp)
+  /// the CPU FFTs, not the insertion, were the bound of a GPU run (docs/performance.md#reconstruction).
   bool fft_on_device = true;
 };
 
@@ -75,7 +75,7 @@ InsertLaunchConfig default_insert_launch();
 /// streams_per_device lanes (CUDA streams) per device: lanes() = devices.size() x
 /// streams_per_device, lane l runs on devices[l / streams_per_device].
 /// Checks the free memory of every device first and throws frost::Error(Device) with the numbers
-/// when the cubes do not fit (spec §9 rule 1); a missing device is also Error(Device).
+/// when the cubes do not fit (docs/reconstruct_fourier.md#memory); a missing device is also Error(Device).
 std::unique_ptr<recon::GridAccumulator> make_cuda_accumulator(const recon::ReconstructionSettings& settings,
                                                               const recon::GridLayout& layout, int grids,
                                                               const std::vector<int>& devices,

@@ -1,7 +1,7 @@
 #pragma once
 /// @file tuning.hpp
 /// @brief What tuning needs from a CUDA device: its limits (the spaces' constraints and launch
-/// geometries read them) and timed launches for the measurement protocol (autotuning.md §8.1).
+/// geometries read them) and timed launches for the measurement protocol (docs/tune.md#offline-protocol).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -31,14 +31,15 @@ private:
   Event start_, stop_;
 };
 
-/// The §8.1 protocol on the GPU: one untimed warm-up launch, then timed launches under `rules`.
+/// The protocol of docs/tune.md#offline-protocol on the GPU: one untimed warm-up launch, then timed
+/// launches under `rules`.
 tuning::Measurement measure_launch(cudaStream_t stream, const std::function<void(cudaStream_t)>& launch,
                                    std::optional<double> best_median_ms, const tuning::MeasureRules& rules = {});
 
-/// §8.1 step 4 on the device (tuning::relative_max_difference's rule): max |output -
-/// reference| / max |reference| over n floats of device memory, 0 when both are all zero,
-/// infinite when the output holds NaN/Inf where the reference does not or differs from an
-/// all-zero reference. Synchronises `stream`.
+/// The verification of docs/tune.md#offline-protocol on the device
+/// (tuning::relative_max_difference's rule): max |output - reference| / max |reference| over n
+/// floats of device memory, 0 when both are all zero, infinite when the output holds NaN/Inf where
+/// the reference does not or differs from an all-zero reference. Synchronises `stream`.
 double device_relative_max_difference(const float* reference, const float* output, std::size_t n,
                                       cudaStream_t stream);
 

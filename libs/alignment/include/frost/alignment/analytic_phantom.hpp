@@ -1,6 +1,6 @@
 #pragma once
 /// @file analytic_phantom.hpp
-/// @brief The analytic Gaussian-blob phantom of align-significant.md §12 ("Test fixture"):
+/// @brief The analytic Gaussian-blob phantom (docs/align_significant.md#analytic-phantom-fixture):
 /// projections are evaluated in closed form (no projector, no interpolation), so references
 /// and experimental images are exact. Used by the tests, the benchmark and frost_simulate-free
 /// demo steps; part of the separate target frost::alignment_fixtures.
@@ -30,8 +30,8 @@ std::vector<PhantomBlob> phantom_blobs(PhantomKind kind);
 /// @brief The same draw with another seed (fixture studies).
 std::vector<PhantomBlob> phantom_blobs(PhantomKind kind, std::uint32_t seed);
 
-/// @brief Projection at `pose` (Euler ZYZ, §2) with the content displaced by (dx, dy) pixels:
-/// Σ_k a_k σ_k √(2π) exp(−|p − (E c_k)_xy − d|² / 2σ_k²) at centred pixel coordinates p.
+/// @brief Projection at `pose` (Euler ZYZ, docs/align_significant.md#conventions) with the content displaced
+/// by (dx, dy) pixels: Σ_k a_k σ_k √(2π) exp(−|p − (E c_k)_xy − d|² / 2σ_k²) at centred pixel coordinates p.
 void render_projection(const std::vector<PhantomBlob>& blobs, int x, const geom::EulerAngles& pose, double dx,
                        double dy, float* out);
 Image<float> render_projection(const std::vector<PhantomBlob>& blobs, int x, const geom::EulerAngles& pose,

@@ -1,8 +1,8 @@
 #pragma once
 /// @file backend.hpp
-/// @brief The backend interface of the all-pairs aligner: one algorithm (§5), a CPU
-/// implementation here (FFTW + threads) and a CUDA one (cuda/alignment,
-/// frost::cuda_alignment), chosen at run time by `--device`.
+/// @brief The backend interface of the all-pairs aligner: one algorithm
+/// (docs/align_significant.md#the-per-pair-estimator), a CPU implementation here (FFTW + threads)
+/// and a CUDA one (cuda/alignment, frost::cuda_alignment), chosen at run time by `--device`.
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -19,7 +19,7 @@ using PairsDone = std::function<void(std::size_t done)>;
 /// @brief Aligns every image of a stack to every reference of another.
 ///
 /// Implementations must give the same result for a pair whatever the batching, thread count or
-/// block size (determinism rule of §8.2).
+/// block size (docs/align_significant.md#determinism-and-precision).
 class AlignmentBackend {
 public:
   virtual ~AlignmentBackend() = default;

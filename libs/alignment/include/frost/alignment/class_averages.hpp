@@ -1,7 +1,7 @@
 #pragma once
 /// @file class_averages.hpp
-/// @brief The updated references of `--oUpdatedRefs` (align-significant.md §7.2): per reference,
-/// the weighted average of the images assigned to it, each aligned with its pose.
+/// @brief The updated references of `--oUpdatedRefs` (docs/align_significant.md#updated-references):
+/// per reference, the weighted average of the images assigned to it, each aligned with its pose.
 #include <cstddef>
 #include <vector>
 

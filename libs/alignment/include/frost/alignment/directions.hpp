@@ -1,7 +1,8 @@
 #pragma once
 /// @file directions.hpp
 /// @brief Projection directions of a reference gallery: Fibonacci points on the sphere
-/// (align-significant.md §12 fixtures) and the volume-mode gallery of §4.3.
+/// (docs/align_significant.md#analytic-phantom-fixture) and the volume-mode gallery
+/// (docs/align_significant.md#volume-mode).
 #include <vector>
 
 #include "frost/geometry/euler.hpp"

@@ -1,8 +1,8 @@
 #pragma once
 /// @file pair_aligner.hpp
-/// @brief The per-pair estimator of align-significant.md §5 on the CPU: reference
-/// precomputation (§5.1), shift step (§5.3), rotation step (§5.4), CC (§5.5) and the two-order
-/// iteration (§5.6). One instance per thread (it owns its scratch); the FFTW plans are shared.
+/// @brief The per-pair estimator of docs/align_significant.md#the-per-pair-estimator on the CPU:
+/// reference precomputation, shift step, rotation step, CC and the two-order iteration. One
+/// instance per thread (it owns its scratch); the FFTW plans are shared.
 ///
 /// The shift step works on any even nx × ny (the unit tests use rectangles, as Xmipp's do); the
 /// rotation step and align() need square images (the polar grid is defined for X × X).
@@ -18,7 +18,8 @@ namespace frost::align {
 /// Which step comes first in an iteration.
 enum class Order { RotationFirst, ShiftFirst };
 
-/// Everything the estimator needs from one reference, computed once (§5.1).
+/// Everything the estimator needs from one reference, computed once
+/// (docs/align_significant.md#reference-precomputation).
 struct ReferenceData {
   const float* pixels = nullptr;       ///< the reference itself (not owned), nx·ny floats
   HostBuffer<fft::Complex> spectrum;   ///< F_R, (nx/2+1)·ny
@@ -53,15 +54,15 @@ public:
   float estimate_rotation(const ReferenceData& ref, const float* image, Subpixel subpixel);
   /// @brief Pearson CC over all pixels (double sums; 0 when the image is constant).
   double correlation(const ReferenceData& ref, const float* image) const;
-  /// @brief dst = W_A[src] (§2), nx·ny floats.
+  /// @brief dst = W_A[src] (docs/align_significant.md#conventions), nx·ny floats.
   void warp(const float* src, const Pose2& pose, float* dst) const;
 
   /// @brief One order from the identity: `iters` × (rotation, shift) or (shift, rotation); the
   /// aligned image is left in aligned() (re-warped from the original after every step).
   OrderResult align_order(const ReferenceData& ref, const float* image, Order order, const AlignSettings& s);
-  /// @brief Both orders; the larger CC wins, rotation-first on ties (§5.6). With
-  /// s.check_mirrors, `mirrored` (the X-mirror of the image, see mirror_x) is aligned too and
-  /// wins only with a strictly larger CC. Applies s.max_shift.
+  /// @brief Both orders; the larger CC wins, rotation-first on ties
+  /// (docs/align_significant.md#two-orders-and-iterations). With s.check_mirrors, `mirrored` (the X-mirror of
+  /// the image, see mirror_x) is aligned too and wins only with a strictly larger CC. Applies s.max_shift.
   PairResult align(const ReferenceData& ref, const float* image, const float* mirrored, const AlignSettings& s);
 
   /// The aligned image of the last align_order() call.

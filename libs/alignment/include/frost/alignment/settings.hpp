@@ -1,6 +1,7 @@
 #pragma once
 /// @file settings.hpp
-/// @brief What the per-pair estimator does (align-significant.md §5) and what it returns.
+/// @brief What the per-pair estimator does (docs/align_significant.md#the-per-pair-estimator) and
+/// what it returns.
 #include <string>
 
 #include "frost/alignment/math/peak.hpp"
@@ -10,11 +11,11 @@ namespace frost::align {
 
 /// Options of the per-pair estimator; identical for every backend.
 struct AlignSettings {
-  int iters = 3;                          ///< iterations of each order (§5.6)
+  int iters = 3;                          ///< iterations of each order
   Subpixel subpixel = Subpixel::Parabolic;///< peak refinement of both steps
   int shift_search = -1;                  ///< per-step shift search radius [px]; < 0 = ⌊X/4⌋
   double max_shift = -1;                  ///< reject a pair whose final shift norm exceeds this; < 0 = off
-  bool check_mirrors = false;             ///< also align the X-mirrored image (§5.9)
+  bool check_mirrors = false;             ///< also align the X-mirrored image
 
   /// The search radius for images of size x.
   int shift_radius(int x) const { return shift_search >= 0 ? shift_search : x / 4; }

@@ -1,6 +1,7 @@
 #pragma once
 /// @file significance.hpp
-/// @brief Per-pair weights and best-N assignment (align-significant.md §6), host only.
+/// @brief Per-pair weights and best-N assignment
+/// (docs/align_significant.md#significance-weights-and-assignment), host only.
 ///
 /// Determinism rules of the toolkit: pools are sorted by (CC, reference, image); votes are
 /// ranked by decreasing value, ties to the lower reference index; M_r = 1 gives cdf = 1;
@@ -26,7 +27,7 @@ struct Assignment {
 };
 
 /// @brief Per image in input order, the references by decreasing vote (CC, or the weight with
-/// `use_weight`) until `keep_best` are taken or the next vote is ≤ 0 (§6.2).
+/// `use_weight`) until `keep_best` are taken or the next vote is ≤ 0 (docs/align_significant.md#assignment).
 std::vector<Assignment> assign_best(const std::vector<float>& cc, const std::vector<float>& weights,
                                     std::size_t n_ref, std::size_t n_img, std::size_t keep_best, bool use_weight);
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file params.hpp
 /// @brief Typed, named command-line parameters declared once; usage text and a JSON description
-/// are generated from the declarations (anchors.md §8 habit 7).
+/// are generated from the declarations (docs/conventions.md#program-base).
 #include <map>
 #include <string>
 #include <vector>

@@ -59,7 +59,7 @@ private:
 };
 
 /// The one-line build description: program, version, git hash, build type, CUDA, FFT and MPI
-/// library versions (formats-and-ecosystem.md §11.4).
+/// library versions (docs/conventions.md#common-options).
 std::string build_line(const std::string& program);
 
 } // namespace frost::cli

@@ -90,8 +90,8 @@ bool defer_terminating_signal(int sig) noexcept;
 
 /// Whether commit() forces outputs to the disk (fsync): `$FROST_FSYNC` = 1/yes/true/on (read at
 /// each commit). Off by default, like the peer programs: the rename alone keeps an output whole when a
-/// run is killed; the sync only matters for a machine crash, and costs 70-130 ms per large
-/// micrograph (more on parallel filesystems).
+/// run is killed; the sync only matters for a machine crash, and is slow for a large
+/// micrograph (slower on parallel filesystems).
 bool outputs_synced();
 
 /// Remove every temporary of an uncommitted AtomicFile; async-signal-safe (signal handlers).

@@ -3,7 +3,7 @@
 /// @brief frost's single error type and the exit codes it maps to at the program edge.
 ///
 /// Library code throws frost::Error; `main` (libs/cli) turns it into the documented exit
-/// status. The list of codes is append-only (formats-and-ecosystem.md §11.4).
+/// status. The list of codes is append-only (docs/conventions.md#exit-codes).
 #include <stdexcept>
 #include <string>
 

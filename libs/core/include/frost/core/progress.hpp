@@ -18,7 +18,7 @@ ProgressMode default_progress_mode();
 
 /// Reports `done/total units` with elapsed time and ETA on stderr. Thread-safe `advance`.
 /// Lines look like `[program] 1200/5000 images 24.0% elapsed 12.3 s eta 39.0 s`, at most one
-/// every `min_interval_s` seconds (formats-and-ecosystem.md §11.4).
+/// every `min_interval_s` seconds (docs/conventions.md#start-banner-progress-and-logs).
 class Progress {
 public:
   Progress(std::string label, std::int64_t total, std::string unit,

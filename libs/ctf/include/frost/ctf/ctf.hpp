@@ -1,6 +1,6 @@
 #pragma once
 /// @file ctf.hpp
-/// @brief The contrast transfer function in RELION's convention (fourier-reconstruction.md §5.7),
+/// @brief The contrast transfer function in RELION's convention (docs/reconstruct_fourier.md#ctf-modes),
 /// as FROST_HD inline math shared by CPU loops and CUDA kernels.
 ///
 /// gamma(k) = -pi*lambda*df(theta)*|k|^2 + (pi/2)*Cs*lambda^3*|k|^4 - phi - atan(A/sqrt(1-A^2))

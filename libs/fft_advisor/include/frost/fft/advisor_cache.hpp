@@ -1,8 +1,8 @@
 #pragma once
 /// @file advisor_cache.hpp
-/// @brief The persistent answer cache of fft-advisor.md §7.4: `fft-sizes.jsonl` in the cache
+/// @brief The persistent answer cache of docs/fft_advisor.md#answer-cache: `fft-sizes.jsonl` in the cache
 /// directory, one JSON record per line, appended under an exclusive flock; and the per-device
-/// measurement lock of §7.5.
+/// measurement lock of docs/fft_advisor.md#measurement-lock.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,7 +13,7 @@
 
 namespace frost::fft {
 
-/// Everything §7.4 keys an answer by, besides the request itself.
+/// Everything the cache keys an answer by (docs/fft_advisor.md#cache-key), besides the request itself.
 struct CacheContext {
   std::string device_identity;   ///< Measurer::device_identity()
   std::string library_versions;  ///< Measurer::library_versions()
@@ -21,7 +21,7 @@ struct CacheContext {
   int top = 0;                   ///< T of find (0 for heuristic answers)
 };
 
-/// The canonical key string of §7.4 (fields in the spec's order, '|'-separated).
+/// The canonical key string (docs/fft_advisor.md#cache-key; fields in its order, '|'-separated).
 std::string cache_key(const AdvisorRequest& req, const Profile& profile, const CacheContext& ctx);
 /// 64-bit FNV-1a of the key.
 std::uint64_t cache_key_hash(const std::string& key);
@@ -50,7 +50,7 @@ public:
   bool read_only() const { return read_only_; }
 
   /// The best record for `key` whose requirement fits `mem_limit` (0 = no limit), else empty
-  /// (a record that needs more memory than the limit counts as a miss, §7.4).
+  /// (a record that needs more memory than the limit counts as a miss).
   std::optional<CacheRecord> lookup(const std::string& key, std::size_t mem_limit = 0) const;
   /// Appends a record (one line of at most 4 KiB, under flock). Returns false when read-only.
   bool store(const CacheRecord& record);
@@ -69,7 +69,8 @@ private:
 std::string record_to_json(const CacheRecord& r);
 std::optional<CacheRecord> record_from_json(const std::string& line);
 
-/// Exclusive lock on `<dir>/device-<uuid>.lock` (§7.5), waited for up to `wait_s` seconds.
+/// Exclusive lock on `<dir>/device-<uuid>.lock` (docs/fft_advisor.md#measurement-lock), waited for
+/// up to `wait_s` seconds.
 class DeviceLock {
 public:
   DeviceLock(const std::string& dir, const std::string& device_uuid, double wait_s);

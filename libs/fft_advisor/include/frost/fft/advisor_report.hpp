@@ -1,7 +1,7 @@
 #pragma once
 /// @file advisor_report.hpp
-/// @brief The outputs of frost_fft_advisor (fft-advisor.md §7.3): a human table, JSON with schema
-/// `frost.fft-advisor/1`, and the reference tool's `|`-separated legacy format.
+/// @brief The outputs of frost_fft_advisor (docs/fft_advisor.md#outputs-and-exit-codes): a human table,
+/// JSON with schema `frost.fft-advisor/1`, and the reference tool's `|`-separated legacy format.
 #include <optional>
 #include <string>
 #include <vector>

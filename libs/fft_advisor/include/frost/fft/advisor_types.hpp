@@ -1,6 +1,6 @@
 #pragma once
 /// @file advisor_types.hpp
-/// @brief The vocabulary of the FFT size advisor (fft-advisor.md §3, §5, §6): profiles, requests,
+/// @brief The vocabulary of the FFT size advisor (docs/fft_advisor.md#terms): profiles, requests,
 /// candidates and measurements. Shared by the heuristic, the measurers (FFTW, cuFFT), the
 /// persistent cache, the frost_fft_advisor program and the SizeAdvisor API.
 #include <array>
@@ -17,7 +17,7 @@ namespace frost::fft {
 
 enum class Resize { Pad, Crop, Keep };     ///< how sizes may change
 enum class Parity { Any, Even, Odd };      ///< per-dimension parity request
-enum class TieBreak { Closest, Elements }; ///< §6.6 rule 4
+enum class TieBreak { Closest, Elements }; ///< rule 4 of docs/fft_advisor.md#ranking
 enum class Policy { Exact, Portable, Tuned };
 enum class Source { Identity, Heuristic, Cache, Measured };
 
@@ -35,15 +35,15 @@ std::string to_string(const Extent& e); ///< "2304x1x1"
 /// Parses "X", "XxY" or "XxYxZ"; frost::Error(Usage) otherwise.
 Extent parse_extent(const std::string& text);
 
-/// When a dimension must be even (§5.1 "parity rule").
+/// When a dimension must be even ("parity rule" in docs/fft_advisor.md#profiles).
 enum class EvenRule {
   Never,          ///< odd sizes allowed
   Always,         ///< only even sizes
   AboveRegular    ///< odd sizes only up to the profile's regular (single-launch) limit
 };
 
-/// A named model of one FFT library's size behaviour (§5.1, §4.3). Data, not code: a new CUDA
-/// release gets a new profile (and version string, part of every cache key).
+/// A named model of one FFT library's size behaviour (docs/fft_advisor.md#profiles). Data, not
+/// code: a new CUDA release gets a new profile (and version string, part of every cache key).
 struct Profile {
   std::string name;            ///< "cuda12", "cuda8", "portable", "fftw"
   std::string version;         ///< e.g. "cuda12-r1"
@@ -63,10 +63,12 @@ struct Profile {
 const Profile& builtin_profile(const std::string& name);
 std::vector<std::string> builtin_profile_names();
 
-/// Kernel estimate of a non-smooth size (§5.2): large and finite, so sums never overflow.
+/// Kernel estimate of a non-smooth size (docs/fft_advisor.md#kernel-estimate): large and finite, so
+/// sums never overflow.
 constexpr int kBadKernels = 1000;
 
-/// What the caller asks for (§6.1). Lists hold the allowed alternatives ("both" = two entries).
+/// What the caller asks for (docs/fft_advisor.md#request-and-validation). Lists hold the allowed
+/// alternatives ("both" = two entries).
 struct AdvisorRequest {
   Extent size;
   index_t signals = 1;
@@ -88,7 +90,7 @@ struct AdvisorRequest {
   int count = 10;                         ///< results returned
 };
 
-/// Timing of one configuration (§6.7 step 5). Times in milliseconds.
+/// Timing of one configuration (docs/fft_advisor.md#measurement-protocol). Times in milliseconds.
 struct Measurement {
   std::string status = "ok";              ///< "ok", or "error" with `error` set
   std::string error;
@@ -128,7 +130,7 @@ struct Candidate {
 /// Prime factorisation (prime -> exponent) of a positive size.
 std::map<int, int> factorize(index_t n);
 
-/// The measurement protocol of §6.7.
+/// The measurement protocol of docs/fft_advisor.md#measurement-protocol.
 struct Protocol {
   int warmup = 2;
   int reps = 10;

@@ -1,7 +1,7 @@
 #pragma once
 /// @file cached_find.hpp
-/// @brief `find` behind the persistent cache and the device lock (fft-advisor.md §7.4, §7.5):
-/// what both frost_fft_advisor and SizeAdvisor (Policy::Tuned) do.
+/// @brief `find` behind the persistent cache and the device lock (docs/fft_advisor.md#answer-cache
+/// and #measurement-lock): what both frost_fft_advisor and SizeAdvisor (Policy::Tuned) do.
 #include <string>
 
 #include "frost/fft/advisor_backend.hpp"
@@ -29,7 +29,8 @@ struct CachedFind {
 /// Looks the request up; on a miss takes the device lock, measures with find(), stores the
 /// selected answer. A stored answer that needs more memory than req.mem_limit_bytes is a miss;
 /// the answer found under that limit is stored with `|mem<N>MiB` (N: the limit in MiB rounded
-/// down to a power of two) appended to the key, and looked up there next time (§7.4).
+/// down to a power of two) appended to the key, and looked up there next time
+/// (docs/fft_advisor.md#answer-cache).
 CachedFind find_cached(const AdvisorRequest& req, const Profile& profile, const ScratchModel& scratch,
                        Measurer& measurer, const Protocol& protocol, int top, Policy policy,
                        const CacheSettings& cache);

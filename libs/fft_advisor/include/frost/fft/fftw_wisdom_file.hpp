@@ -1,7 +1,7 @@
 #pragma once
 /// @file fftw_wisdom_file.hpp
-/// @brief The per-machine FFTW wisdom file of fft-advisor.md §9.3, and the CPU fingerprint that
-/// names it (also used by the FFTW measurer's cache identity, §7.4 item 2).
+/// @brief The per-machine FFTW wisdom file of docs/fft_advisor.md#wisdom, and the CPU fingerprint that
+/// names it (also used by the FFTW measurer's cache identity, docs/fft_advisor.md#cache-key).
 ///
 /// Wisdom is valid only on the same kind of CPU with the same FFTW build, so the file name
 /// carries a hash of the CPU model, its ISA level and the FFTW version string:
@@ -24,16 +24,16 @@ std::string fftw_fingerprint();
 /// `<cache_dir>/fftw-wisdom-<fingerprint>-<f32|f64>.txt`.
 std::string fftw_wisdom_file(const std::string& cache_dir, Precision precision);
 
-/// @brief Start-of-process import (§9.3): FFTW's system wisdom, then the user's wisdom file of
-/// `cache_dir` for `precision`. Problems (an unreadable or corrupt file) cost one warning,
-/// never an exception. frost::fft implements single precision only, so F64 imports nothing.
+/// @brief Start-of-process import (docs/fft_advisor.md#wisdom): FFTW's system wisdom, then the user's
+/// wisdom file of `cache_dir` for `precision`. Problems (an unreadable or corrupt file) cost one
+/// warning, never an exception. frost::fft implements single precision only, so F64 imports nothing.
 /// @return true when the user's wisdom file was imported.
 bool load_fftw_wisdom(const std::string& cache_dir, Precision precision = Precision::F32);
 
-/// @brief Writes the process's wisdom back to the wisdom file of `cache_dir` (§9.3): under an
-/// exclusive flock on `<file>.lock`, the file's current wisdom is merged in first (so what other
-/// processes saved is kept), then everything is written to a temporary file that is renamed
-/// over the old one. Call it after planning with FFTW_MEASURE or stronger created new wisdom.
+/// @brief Writes the process's wisdom back to the wisdom file of `cache_dir` (docs/fft_advisor.md#wisdom):
+/// under an exclusive flock on `<file>.lock`, the file's current wisdom is merged in first (so what other
+/// processes saved is kept), then everything is written to a temporary file that is renamed over the old
+/// one. Call it after planning with FFTW_MEASURE or stronger created new wisdom.
 /// @return false (after one warning) when the directory cannot be written; F64: false.
 bool save_fftw_wisdom(const std::string& cache_dir, Precision precision = Precision::F32);
 

@@ -2,8 +2,9 @@
 /// @file file_lock.hpp
 /// @brief Whole-file advisory locks (flock) with a bounded wait and the other small pieces of the
 /// persistent caches: the cache directory convention, locked appends of whole lines, warn-once
-/// topics. Shared by the size cache (§7.4), the device lock (§7.5), the FFTW wisdom file (§9.3)
-/// and the kernel tuning cache (libs/tuning, autotuning.md §9).
+/// topics. Shared by the size cache (docs/fft_advisor.md#answer-cache), the device lock
+/// (docs/fft_advisor.md#measurement-lock), the FFTW wisdom file (docs/fft_advisor.md#wisdom) and
+/// the kernel tuning cache (libs/tuning, docs/tune.md#tuning-cache).
 #include <chrono>
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 /// @file profile_file.hpp
-/// @brief Size-model profiles from JSON files (`--profile-file`, fft-advisor.md §5.1), so a new
+/// @brief Size-model profiles from JSON files (`--profile-file`, docs/fft_advisor.md#profiles), so a new
 /// CUDA release can be described without a new build.
 #include <string>
 

@@ -1,7 +1,8 @@
 #pragma once
 /// @file size_advisor.hpp
 /// @brief The call every frost program makes when it is free to pad or crop before an FFT
-/// (fft-advisor.md §8): which size to use, how many signals fit one execution, and why.
+/// (docs/fft_advisor.md#library-api-for-programs): which size to use, how many signals fit one
+/// execution, and why.
 #include <array>
 #include <cstddef>
 #include <limits>
@@ -14,7 +15,7 @@
 
 namespace frost::fft {
 
-/// What a program asks (§8).
+/// What a program asks (docs/fft_advisor.md#library-api-for-programs).
 struct SizeQuery {
   Extent shape;                    ///< requested size of one signal
   index_t signals = 1;             ///< signals the caller transforms per call
@@ -48,14 +49,14 @@ struct AdvisorOptions {
   std::string cache_dir;           ///< "" = default_cache_dir()
   bool use_cache = true;           ///< Tuned answers are looked up in / written to the cache
   bool refresh = false;            ///< ignore cache hits (and overwrite)
-  double lock_wait_s = 120;        ///< per-device measurement lock (§7.5)
+  double lock_wait_s = 120;        ///< per-device measurement lock (docs/fft_advisor.md#measurement-lock)
   Protocol protocol;               ///< measurement protocol for Tuned
 };
 
 class Measurer;
 
-/// Thread-safe advisor for one backend and device (§8). Portable and Exact answers never touch
-/// the GPU; Tuned measures (once, then the persistent cache answers).
+/// Thread-safe advisor for one backend and device (docs/fft_advisor.md#library-api-for-programs). Portable
+/// and Exact answers never touch the GPU; Tuned measures (once, then the persistent cache answers).
 class SizeAdvisor {
 public:
   SizeAdvisor(Backend backend, int device = 0, AdvisorOptions options = {});

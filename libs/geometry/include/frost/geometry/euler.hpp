@@ -2,7 +2,7 @@
 /// @file euler.hpp
 /// @brief ZYZ Euler angles (rot, tilt, psi) in degrees <-> rotation matrices, Xmipp/RELION convention.
 ///
-/// Convention (fourier-reconstruction.md §3.1, xmippCore `Euler_angles2matrix`, identical in
+/// Convention (docs/conventions.md#euler-angles, xmippCore `Euler_angles2matrix`, identical in
 /// RELION):  A(rot, tilt, psi) = R_z(psi) · R_y(tilt) · R_z(rot)  with
 ///
 ///     R_z(a) = [[ cos a, sin a, 0], [-sin a, cos a, 0], [0, 0, 1]]
@@ -17,7 +17,7 @@
 ///
 /// Row 3 is the projection direction (sin tilt·cos rot, sin tilt·sin rot, cos tilt). A maps
 /// volume coordinates r to image coordinates: the image of V at pose A is
-/// P(x, y) = ∫ V(Aᵀ·(x, y, z)ᵀ) dz (§3.2). Tests (euler_test.cpp) check the element formulas
+/// P(x, y) = ∫ V(Aᵀ·(x, y, z)ᵀ) dz. Tests (euler_test.cpp) check the element formulas
 /// against the explicit product of the three factors, the hand cases rot = 90 and tilt = 90,
 /// and the RELION images (relion_projection_test.cpp) pin the direction of Aᵀ.
 #include "frost/geometry/hd_math.hpp"

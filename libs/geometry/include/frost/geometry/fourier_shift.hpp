@@ -10,8 +10,8 @@
 /// Sign convention: shifting the image *content* by +s, I'(r) = I(r − s), multiplies the
 /// spectrum (forward transform with exp(−2πi k·r/n)) by exp(−2πi (kx·sx/nx + ky·sy/ny + kz·sz/nz)).
 /// fourier_shift_test.cpp pins this against an integer roll of a real image through a direct
-/// DFT (a +3 shift in x moves pixel 0 to pixel 3). This is also the ramp formats §8 / fourier
-/// reconstruction §3.3 use to apply a stored shift s.
+/// DFT (a +3 shift in x moves pixel 0 to pixel 3). This is also the ramp that applies a stored shift s
+/// (docs/conventions.md#applying-a-shift).
 #include <complex>
 
 #include "frost/core/image.hpp"

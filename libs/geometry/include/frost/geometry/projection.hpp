@@ -2,7 +2,7 @@
 /// @file projection.hpp
 /// @brief Real-space projection of a volume (line integrals with trilinear interpolation).
 ///
-/// Model (fourier-reconstruction.md §3.2): the image of V at pose A = A(rot, tilt, psi) is
+/// Model (docs/conventions.md#euler-angles): the image of V at pose A = A(rot, tilt, psi) is
 ///     P(x, y) = ∫ V(Aᵀ·(x, y, t)ᵀ) dt,
 /// i.e. a volume point r lands on image coordinates (A·r)_x, (A·r)_y. Coordinates are centred
 /// with the RELION/Xmipp convention: voxel (i, j, k) is r = (i − nx/2, j − ny/2, k − nz/2) and
@@ -10,7 +10,7 @@
 ///
 /// Shift: (sx, sy) moves the projected content by +s pixels, P_s(x) = P(x − s). A RELION/Xmipp
 /// stored shift (rlnOriginX/Y px = rlnOriginXAngst/YAngst ÷ pixel size = Xmipp shiftX/Y) is the
-/// translation that *centres* the experimental image (fourier-reconstruction.md §3.3), so the
+/// translation that *centres* the experimental image (docs/conventions.md#particles), so the
 /// image predicted from a STAR row is project(…, −originX, −originY).
 /// relion_projection_test.cpp pins model, centre and sign against relion_project output.
 ///

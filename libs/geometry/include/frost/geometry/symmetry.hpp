@@ -2,13 +2,13 @@
 /// @file symmetry.hpp
 /// @brief Point-group symmetry: Xmipp/RELION group names -> the list of 3x3 group elements.
 ///
-/// Names and generators follow fourier-reconstruction.md §7 (xmippCore `SymList`, same lineage
+/// Names and generators follow docs/conventions.md#symmetry-groups (xmippCore `SymList`, same lineage
 /// as RELION `src/symmetries.cpp`). A group element R satisfies V(R·r) = V(r); an image at pose A
-/// is also a projection at pose A·Rᵀ (§3.4). Every group holds the identity as element 0.
+/// is also a projection at pose A·Rᵀ. Every group holds the identity as element 0.
 ///
 /// Accepted names (case-insensitive, surrounding blanks ignored; n has 1–2 digits, n ≥ 1):
 ///
-/// | Name      | Generators (as in §7.2)                                   | Order |
+/// | Name      | Generators                                                | Order |
 /// |-----------|-----------------------------------------------------------|-------|
 /// | C1, Cn    | n-fold about z                                            | n     |
 /// | Ci        | inversion                                                 | 2     |

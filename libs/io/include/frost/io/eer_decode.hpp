@@ -1,7 +1,8 @@
 #pragma once
 /// @file eer_decode.hpp
-/// @brief Decoding and rendering of one EER frame (formats §4.2, movie-alignment §4.1). Pure
-/// functions without file access or libtiff, so they are built in every configuration.
+/// @brief Decoding and rendering of one EER frame (docs/formats.md#decoding-an-eer-frame,
+/// docs/movie_align.md#movie-formats). Pure functions without file access or libtiff, so they are
+/// built in every configuration.
 ///
 /// A frame is a bit stream read least-significant bit first. Each code is a run length `p` of
 /// `run_bits` bits: the counter advances by `p`; the maximum code (all ones) means the run goes

@@ -1,7 +1,8 @@
 #pragma once
 /// @file eer_metadata.hpp
 /// @brief The acquisition facts of an EER file's metadata XML (TIFF tag 65001 of the first page,
-/// formats §4.1), and the dose per raw frame they give (formats §4.3, --eer-dose-per-fraction).
+/// docs/formats.md#eer-container), and the dose per raw frame they give
+/// (docs/formats.md#eer-fractions-and-upsampling, --eer-dose-per-fraction).
 #include <optional>
 #include <string>
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file eer_reader.hpp
-/// @brief Thermo Fisher EER movies (formats §4, movie-alignment §4.1): items are fractions of
-/// G raw frames, rendered as electron counts at 1, 2 or 4 times the sensor grid. Needs libtiff.
+/// @brief Thermo Fisher EER movies (docs/formats.md#eer, docs/movie_align.md#movie-formats): items are
+/// fractions of G raw frames, rendered as electron counts at 1, 2 or 4 times the sensor grid. Needs libtiff.
 #include <memory>
 #include <string>
 

@@ -1,6 +1,6 @@
 #pragma once
 /// @file eman_hdf_reader.hpp
-/// @brief EMAN2 `.hdf` image stacks, read-only (formats §9). Needs the HDF5 C library.
+/// @brief EMAN2 `.hdf` image stacks, read-only (docs/formats.md#hdf5). Needs the HDF5 C library.
 #include <memory>
 #include <string>
 

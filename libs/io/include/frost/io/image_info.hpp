@@ -8,10 +8,11 @@
 
 namespace frost::io {
 
-/// @brief Container format of an image file (chosen from the extension, formats §0).
+/// @brief Container format of an image file (chosen from the extension,
+/// docs/formats.md#image-addresses-and-file-types).
 enum class FileFormat { Mrc, Tiff, EmanHdf, Spider };
 
-/// @brief How the items of a file are organised (formats §2.3).
+/// @brief How the items of a file are organised (docs/formats.md#stacks-volumes-and-volume-stacks).
 enum class Content {
   Image,       ///< one 2-D image
   Stack,       ///< n 2-D images (particles, movie frames)
@@ -23,7 +24,8 @@ enum class Content {
 enum class SampleType { UInt4, Int8, UInt8, Int16, UInt16, Int32, UInt32, Float16, Float32 };
 
 /// @brief What the caller intends to read; decides .mrc/.map files whose header is ambiguous
-/// (rule 4 of formats §2.3). Extension, `:mrcs`/`:mrc` suffixes and ispg 401 win over it.
+/// (docs/formats.md#stacks-volumes-and-volume-stacks). Extension, `:mrcs`/`:mrc` suffixes and ispg
+/// 401 win over it.
 enum class Expect {
   Auto,  ///< nz == 1: an image; nz > 1: a volume (RELION's reading of `.mrc`)
   Image, ///< a single image or an image out of a stack (nz > 1 is then a stack)
@@ -31,7 +33,7 @@ enum class Expect {
   Volume ///< a volume: nz is its depth
 };
 
-/// @brief Interpretation of MRC mode 0 bytes (formats §2.2).
+/// @brief Interpretation of MRC mode 0 bytes (docs/formats.md#modes).
 enum class Mode0Sign {
   Auto,    ///< signed, unless the IMOD stamp is present with its signed flag clear
   Signed,  ///< always int8
@@ -41,14 +43,15 @@ enum class Mode0Sign {
 /// @brief A three-way switch (`yes|no|auto`).
 enum class Switch { Auto, Yes, No };
 
-/// @brief Options that change how files are read. The defaults follow formats §0 and DECISIONS.md.
+/// @brief Options that change how files are read. The defaults follow
+/// docs/formats.md#image-addresses-and-file-types and docs/conventions.md#decisions.
 struct ReadOptions {
   Expect expect = Expect::Auto;
   Mode0Sign mode0 = Mode0Sign::Auto;
   /// Flip TIFF rows on read so that row 0 is the bottom row, like RELION/IMOD/MotionCor2
-  /// (DECISIONS.md 5); false reproduces Xmipp (`--tiff-flip-y no`).
+  /// (docs/formats.md#tiff-movies); false reproduces Xmipp (`--tiff-flip-y no`).
   bool tiff_flip_y = true;
-  /// IMOD 4-bit packed TIFF: Auto recognises it by the camera sizes of formats §3.
+  /// IMOD 4-bit packed TIFF: Auto recognises it by the camera sizes of docs/formats.md#tiff-movies.
   Switch tiff_4bit = Switch::Auto;
 };
 
@@ -67,7 +70,7 @@ struct ImageInfo {
   bool big_endian = false;
   /// A/pixel along x, y, z; 0 where the file does not say (MRC cella or mx of 0, no TIFF resolution).
   std::array<double, 3> pixel_size{0, 0, 0};
-  /// Origin in A: MRC origin if non-zero, else nxstart * pixel size (formats §2.4).
+  /// Origin in A: MRC origin if non-zero, else nxstart * pixel size (docs/formats.md#pixel-size-and-origin).
   std::array<double, 3> origin_A{0, 0, 0};
 
   /// @brief Pixel size along x in A, 0 when unknown.

@@ -1,6 +1,7 @@
 #pragma once
 /// @file image_ref.hpp
-/// @brief Parsing of image addresses: `N@file`, `file.mrc:mrcs` (formats §0 and §2.3).
+/// @brief Parsing of image addresses: `N@file`, `file.mrc:mrcs`
+/// (docs/formats.md#image-addresses-and-file-types and #stacks-volumes-and-volume-stacks).
 #include <string>
 
 #include "frost/core/shape.hpp"
@@ -29,7 +30,8 @@ std::string file_extension(const std::string& path);
 /// Input error naming the file.
 FileFormat format_of(const ImageRef& ref);
 
-/// @brief `N@file` with N written with 6 digits, as frost writes image names (formats §0).
+/// @brief `N@file` with N written with 6 digits, as frost writes image names
+/// (docs/formats.md#image-addresses-and-file-types).
 std::string make_image_address(index_t index0, const std::string& path);
 
 } // namespace frost::io

@@ -1,6 +1,6 @@
 #pragma once
 /// @file mrc_codec.hpp
-/// @brief Conversion between MRC data modes and float (formats §2.2), with byte swapping.
+/// @brief Conversion between MRC data modes and float (docs/formats.md#modes), with byte swapping.
 #include <cstddef>
 #include <cstdint>
 

@@ -1,6 +1,7 @@
 #pragma once
 /// @file mrc_header.hpp
-/// @brief The 1024-byte MRC2014 header, parsed field by field in either byte order (formats §2.1, §2.5).
+/// @brief The 1024-byte MRC2014 header, parsed field by field in either byte order
+/// (docs/formats.md#header-and-byte-order).
 #include <array>
 #include <cstdint>
 #include <string>
@@ -17,7 +18,7 @@ constexpr std::int32_t kImodSignedBytesFlag = 1;
 /// @brief Byte order of a file.
 enum class Endian { Little, Big };
 
-/// @brief MRC data modes frost knows (formats §2.2).
+/// @brief MRC data modes frost knows (docs/formats.md#modes).
 enum class MrcMode : std::int32_t {
   Int8 = 0,
   Int16 = 1,
@@ -71,8 +72,8 @@ struct MrcHeader {
 bool endian_from_stamp(const unsigned char* header, Endian* out);
 
 /// @brief Byte order of a raw header: the machine stamp if valid and consistent, else the
-/// heuristic of formats §2.5 (a plausible mode and 0 < nx < 2^24). Throws an Input error
-/// naming `path` when neither byte order gives a plausible header.
+/// heuristic (docs/formats.md#header-and-byte-order: a plausible mode and 0 < nx < 2^24). Throws an
+/// Input error naming `path` when neither byte order gives a plausible header.
 Endian detect_mrc_endian(const unsigned char* header, const std::string& path);
 
 /// @brief Parses the 1024 bytes at `header` (byte order detected). Does not validate sizes or modes.

@@ -1,6 +1,6 @@
 #pragma once
 /// @file mrc_pixel.hpp
-/// @brief One stored MRC pixel to float (formats §2.2), as FROST_HD code: the per-element rule of
+/// @brief One stored MRC pixel to float (docs/formats.md#modes), as FROST_HD code: the per-element rule of
 /// decode_mrc_rows() for kernels that decode file bytes on the device (the CUDA movie upload).
 /// The results are bit for bit those of decode_mrc_rows(): integers convert exactly, float32 is
 /// the stored bits, float16 is half_to_float() of the stored bits (exact), mode 101 takes the low

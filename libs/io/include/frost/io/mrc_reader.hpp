@@ -10,10 +10,10 @@
 
 namespace frost::io {
 
-/// @brief An MRC/MRCS file opened for reading (formats §2).
+/// @brief An MRC/MRCS file opened for reading (docs/formats.md#mrc).
 ///
-/// At open: byte order (§2.5), mode (§2.2), stack/volume decision (§2.3), axis permutation
-/// (§2.6, volumes only), extended header skipped (§2.7) and the file size checked (shorter than
+/// At open: byte order, mode, stack/volume decision, axis permutation (volumes only), extended
+/// header skipped (docs/formats.md#mrc) and the file size checked (shorter than
 /// the header says: Input error; longer: warning). Items are then read with pread at their
 /// offset and converted to float.
 class MrcReader final : public ImageSource {

@@ -14,7 +14,7 @@
 
 namespace frost::io {
 
-/// @brief What to write and how (formats §2.3, §2.4).
+/// @brief What to write and how (docs/formats.md#what-frost-writes).
 struct MrcWriteOptions {
   MrcMode mode = MrcMode::Float32; ///< 2 by default, 12 for `--float16`; 0/1/6/101 for integer data
   /// Empty: chosen at commit: one 2-D item is an image (a stack of one if the name ends in

@@ -1,7 +1,7 @@
 #pragma once
 /// @file spider.hpp
 /// @brief SPIDER images and stacks (`.spi`, `.stk`, `.xmp`): the format Xmipp writes class
-/// averages in (`--oUpdatedRefs base` → `base.stk`, align-significant.md §7.2). 2-D float32
+/// averages in (`--oUpdatedRefs base` → `base.stk`, docs/formats.md#spider). 2-D float32
 /// images; a stack has an overall header followed by one header + data per image.
 #include <memory>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 /// @file tiff_reader.hpp
-/// @brief Multi-directory TIFF movies, one frame per directory (formats §3). Needs libtiff.
+/// @brief Multi-directory TIFF movies, one frame per directory (docs/formats.md#tiff-movies). Needs libtiff.
 #include <memory>
 #include <string>
 
@@ -19,7 +19,7 @@ bool tiff_supported();
 /// strips and tiles. Rows are flipped on read unless ReadOptions::tiff_flip_y is false. IMOD
 /// 4-bit packed files (stored width half of the true width) are unpacked low nibble first when
 /// ReadOptions::tiff_4bit says so or, on Auto, when the stored size is one of the camera sizes
-/// of formats §3. Frames may be read from several threads at once (one libtiff handle each).
+/// of docs/formats.md#tiff-movies. Frames may be read from several threads at once (one libtiff handle each).
 /// Without libtiff the constructor throws an Input error "built without TIFF support".
 class TiffReader final : public ImageSource {
 public:
@@ -41,7 +41,7 @@ private:
 };
 
 /// @brief True when a stored 8-bit frame of `width` x `height` is one of the IMOD 4-bit packed
-/// K2/K3 super-resolution layouts of formats §3 (stored width = half the true width).
+/// K2/K3 super-resolution layouts of docs/formats.md#tiff-movies (stored width = half the true width).
 inline bool is_imod_4bit_camera_size(index_t width, index_t height) {
   static constexpr index_t kSizes[][2] = {{5760, 8184}, {4092, 11520}, {3710, 7676}, {3838, 7420}};
   for (const auto& s : kSizes)

@@ -6,7 +6,7 @@
 
 namespace frost::meta {
 
-/// @brief The metadata flavours frost reads and writes (formats-and-ecosystem.md §6, §7).
+/// @brief The metadata flavours frost reads and writes (docs/formats.md#star-files and #xmipp-metadata).
 enum class Dialect {
   Relion30, ///< RELION ≤ 3.0: no `# version` line, no optics block, pixel origins
   Relion31, ///< RELION 3.1 and 4.0: `# version 30001`, optics + particles

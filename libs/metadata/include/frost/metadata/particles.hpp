@@ -1,7 +1,7 @@
 #pragma once
 /// @file particles.hpp
 /// @brief Particle-file helpers: which block holds the particles, optics-group joins and
-/// pixel sizes for every RELION version (formats-and-ecosystem.md §6.2, §6.3).
+/// pixel sizes for every RELION version (docs/formats.md#particle-files).
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -42,7 +42,7 @@ struct ParticlePoses {
 /// @brief Poses of a particle table. RELION (labels starting with `rln`): rlnAngleRot/Tilt/Psi,
 /// rlnOriginX/YAngst divided by the particle's pixel size, else rlnOriginX/Y in pixels (3.0).
 /// Xmipp: angleRot/Tilt/Psi and shiftX/Y (legacy names accepted) with `flip` folded in
-/// (formats-and-ecosystem.md §8). `pixel_sizes` (one per row) is needed only for Å origins;
+/// (docs/formats.md#xmipp-and-relion-mapping). `pixel_sizes` (one per row) is needed only for Å origins;
 /// frost::Error(Input) when they are needed and missing.
 ParticlePoses particle_poses(const Block& particles, const std::vector<double>& pixel_sizes = {});
 
@@ -55,7 +55,8 @@ struct DerivedOptics {
 
 /// @brief One optics group per distinct (rlnVoltage, rlnSphericalAberration,
 /// rlnAmplitudeContrast, pixel size) combination, numbered in order of first appearance, as
-/// frost's implicit conversion of 3.0 files (§6.3). Labels the table lacks are left out.
+/// frost's implicit conversion of 3.0 files (docs/formats.md#particle-files). Labels the table
+/// lacks are left out.
 DerivedOptics derive_relion30_optics(const Block& particles);
 
 } // namespace frost::meta

@@ -1,7 +1,7 @@
 #pragma once
 /// @file value_text.hpp
 /// @brief Converting single STAR/XMD values between text and numbers, and the exact number
-/// formats RELION and Xmipp write (formats-and-ecosystem.md §6.1, §7.1).
+/// formats RELION and Xmipp write (docs/formats.md#star-syntax and #xmd-syntax).
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 /// @file xmipp_relion.hpp
-/// @brief The Xmipp ↔ RELION mapping of poses, shifts and labels (formats-and-ecosystem.md §8).
+/// @brief The Xmipp ↔ RELION mapping of poses, shifts and labels (docs/formats.md#xmipp-and-relion-mapping).
 ///
 /// Both programs use ZYZ Euler angles with the same matrix convention, so angles carry over
 /// unchanged. Xmipp shifts are pixels, RELION ≥ 3.1 origins are Å, same sign. Xmipp's `flip`

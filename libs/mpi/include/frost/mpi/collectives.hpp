@@ -3,7 +3,8 @@
 /// @brief The few collective operations frost needs, safe for buffers of any size.
 ///
 /// MPI counts are `int`, so buffers are moved in chunks (at most 256 MiB and never more than
-/// INT_MAX elements per call, as fourier-reconstruction.md §8.4 asks). Failures throw
+/// INT_MAX elements per call, as the reduction of
+/// docs/reconstruct_fourier.md#mpi-and-multi-gpu-reduction needs). Failures throw
 /// frost::Error(Runtime) naming the call (with MPI's default error handler MPI aborts first).
 #include <mpi.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 /// @file power_spectrum.hpp
-/// @brief Power spectra of micrographs: the mean periodogram (movie-alignment.md §7.4, the PSD
+/// @brief Power spectra of micrographs: the mean periodogram (docs/movie_align.md#power-spectrum, the PSD
 /// that frost_movie_align --opsd writes) and its picture.
 #include "frost/core/image.hpp"
 #include "frost/picture/raster.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 /// @file accumulator.hpp
 /// @brief The insertion backend interface (CPU or CUDA) and the CPU implementation
-/// (fourier-reconstruction.md §8.3): one full cube per output grid, traverse spaces processed in
+/// (docs/reconstruct_fourier.md#the-cpu-backend): one full cube per output grid, traverse spaces processed in
 /// order, the columns of one space split among OpenMP threads (a voxel belongs to one column, so
 /// no atomics and bit-identical results for any thread count).
 #include <memory>
@@ -42,7 +42,8 @@ public:
   /// "cpu, 16 threads" / "cuda:0 NVIDIA H100 ..., 4 streams".
   virtual std::string describe() const = 0;
   /// True when insert() takes image batches (SampleBatch::holds_images) and transforms them on
-  /// its device (--fftOnGPU, §8.1); the loaders then only check, copy and make traverse spaces.
+  /// its device (--fftOnGPU, docs/reconstruct_fourier.md#cpu-and-gpu-split); the loaders then only
+  /// check, copy and make traverse spaces.
   virtual bool fft_on_device() const { return false; }
   /// Memory the loaders should allocate batches in (pinned for GPU uploads).
   virtual HostMemory host_memory() const { return HostMemory::Pageable; }

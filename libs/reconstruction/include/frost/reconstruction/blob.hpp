@@ -1,7 +1,7 @@
 #pragma once
 /// @file blob.hpp
 /// @brief The Kaiser-Bessel interpolation kernel ("blob") of Fourier reconstruction
-/// (spec fourier-reconstruction.md §5.2): value, lookup table, 3-D Fourier transform and the
+/// (docs/reconstruct_fourier.md#the-blob-kernel): value, lookup table, 3-D Fourier transform and the
 /// gridding correction derived from it.
 ///
 /// Everything marked FROST_HD is plain arithmetic (no std:: calls) so the CUDA kernels can use
@@ -85,7 +85,7 @@ FROST_HD inline double bessel_i(int m, double x) {
 }
 
 /// I_m(x) for x >= 0 from I_0 and I_1 and the recurrence I_{n+1} = I_{n-1} - (2n/x) I_n, the
-/// route the spec names for the on-the-fly kernel path. Same accuracy as bessel_i here because
+/// route Xmipp takes for the on-the-fly kernel path. Same accuracy as bessel_i here because
 /// I_0 and I_1 are the series values; kept for the recurrence tests.
 FROST_HD inline double bessel_i_recurrence(int m, double x) {
   double i0 = bessel_i(0, x);
@@ -157,7 +157,8 @@ FROST_HD inline double blob_fourier(double omega, const BlobParams& p) {
 }
 
 /// Gridding correction factor kappa(r) = K^(r/P) / K^(0) for a voxel r pixels from the centre
-/// of a reconstruction made on a padded grid of P samples (§5.9 step 7); divide by it.
+/// of a reconstruction made on a padded grid of P samples (step 7 of
+/// docs/reconstruct_fourier.md#finalisation); divide by it.
 FROST_HD inline double gridding_correction(double r, double padded_size, const BlobParams& p,
                                            double i_m_alpha) {
   return blob_fourier(r / padded_size, p, i_m_alpha) / blob_fourier(0.0, p, i_m_alpha);
@@ -190,7 +191,7 @@ struct BlobTableView {
 
 /// @brief Host-owned blob lookup table (Xmipp blobTableSqrt): T entries, uniform in squared
 /// distance over [0, a^2]. With `normalise` (the default) the entries carry iw0 = 1/K^(0), so
-/// that the kernel integrates to 1 and entry 0 = iw0 (spec §5.2, U2).
+/// that the kernel integrates to 1 and entry 0 = iw0 (docs/reconstruct_fourier.md#the-blob-kernel, U2).
 class BlobTable {
 public:
   static constexpr int kDefaultSize = 10000;

@@ -1,9 +1,9 @@
 #pragma once
 /// @file fast_bessel.hpp
 /// @brief Single-precision modified Bessel functions for computing blob weights on the fly
-/// (fourier-reconstruction.md §5.2, `--interp dynamic`): the classic polynomial approximations of
-/// I0 and I1 (Abramowitz & Stegun 9.8.1-9.8.4, relative error < 2e-7) and the upward recurrence
-/// for orders 2-4. FROST_HD: the same code runs in the CPU loops and the CUDA kernels.
+/// (docs/reconstruct_fourier.md#the-blob-kernel, `--interp dynamic`): the classic polynomial
+/// approximations of I0 and I1 (Abramowitz & Stegun 9.8.1-9.8.4, relative error < 2e-7) and the upward
+/// recurrence for orders 2-4. FROST_HD: the same code runs in the CPU loops and the CUDA kernels.
 #include <math.h>
 
 #include "frost/reconstruction/precision.hpp"

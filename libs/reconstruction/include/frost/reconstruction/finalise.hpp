@@ -1,6 +1,6 @@
 #pragma once
 /// @file finalise.hpp
-/// @brief From a folded half grid to the map (fourier-reconstruction.md §5.9 steps 3-7):
+/// @brief From a folded half grid to the map (steps 3-7 of docs/reconstruct_fourier.md#finalisation):
 /// Hermitian kx = 0 plane, division G/W, placement into the FFT layout of the padded volume,
 /// unnormalised inverse 3-D FFT, crop to N^3, gridding correction.
 #include <cstddef>

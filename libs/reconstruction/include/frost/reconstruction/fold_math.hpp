@@ -1,10 +1,10 @@
 #pragma once
 /// @file fold_math.hpp
-/// @brief The per-voxel arithmetic of the fast-mode blob convolution (fourier-reconstruction.md
-/// §5.8) and of the Friedel fold (§5.9 step 2), written once as FROST_HD templates: the host
-/// convolve_with_blob / fold_into (grid.cpp) and the CUDA finish kernel (cuda/reconstruction)
-/// call them, so both backends compute every folded voxel with the same operations in the same
-/// order. `Load` reads voxel (x, y, z) of a full cube: load(x, y, z, re, im, w).
+/// @brief The per-voxel arithmetic of the fast-mode blob convolution (docs/reconstruct_fourier.md#fast-mode)
+/// and of the Friedel fold (docs/reconstruct_fourier.md#finalisation, step 2), written once as FROST_HD
+/// templates: the host convolve_with_blob / fold_into (grid.cpp) and the CUDA finish kernel
+/// (cuda/reconstruction) call them, so both backends compute every folded voxel with the same operations in
+/// the same order. `Load` reads voxel (x, y, z) of a full cube: load(x, y, z, re, im, w).
 #include "frost/reconstruction/precision.hpp"
 #include "frost/core/hd.hpp"
 
@@ -40,10 +40,10 @@ FROST_HD inline void convolve_voxel(const BlobTap* taps, int count, int x, int y
   w = gw;
 }
 
-/// @brief Friedel fold of one output voxel (§5.9 step 2) of a cube with M + 1 voxels per side:
-/// output (xo, y, z), xo = kx in 0..M/2, takes the cube's voxel (xo + M/2, y, z) plus, for
-/// xo > 0, the conjugate of its mirror (M - x, M - y, M - z) (which has kx < 0). Loads Real
-/// voxels; sums in `Sum` (double on the host, float on the GPU).
+/// @brief Friedel fold of one output voxel (step 2 of docs/reconstruct_fourier.md#finalisation) of
+/// a cube with M + 1 voxels per side: output (xo, y, z), xo = kx in 0..M/2, takes the cube's voxel
+/// (xo + M/2, y, z) plus, for xo > 0, the conjugate of its mirror (M - x, M - y, M - z) (which has
+/// kx < 0). Loads Real voxels; sums in `Sum` (double on the host, float on the GPU).
 template <class Sum, class Load>
 FROST_HD inline void fold_voxel(int xo, int y, int z, int M, const Load& load, Sum& re, Sum& im, Sum& w) {
   const int x = xo + M / 2;
@@ -61,10 +61,10 @@ FROST_HD inline void fold_voxel(int xo, int y, int z, int M, const Load& load, S
   }
 }
 
-/// @brief §5.9 step 3 for one pair of the kx = 0 plane: voxel a and its mirror b (-ky, -kz) both
-/// take the average of G[a] and conj(G[b]) (b its conjugate) and of the weights; a == b (the
-/// centre) becomes real. `data` interleaves (re, im). The host symmetrise_kx0_plane and the
-/// CUDA finish run it.
+/// @brief Step 3 of docs/reconstruct_fourier.md#finalisation for one pair of the kx = 0 plane:
+/// voxel a and its mirror b (-ky, -kz) both take the average of G[a] and conj(G[b]) (b its
+/// conjugate) and of the weights; a == b (the centre) becomes real. `data` interleaves (re, im).
+/// The host symmetrise_kx0_plane and the CUDA finish run it.
 template <class T>
 FROST_HD inline void average_kx0_pair(T* data, T* weight, long long a, long long b) {
   const T re = T(0.5) * (data[2 * a] + data[2 * b]);

@@ -1,8 +1,9 @@
 #pragma once
 /// @file gather.hpp
-/// @brief The gather insertion of one column of a traverse space (fourier-reconstruction.md §5.5
-/// precise mode, §5.8 fast mode). Written once as FROST_HD templates: the CPU inserter calls it
-/// from OpenMP loops, the CUDA column kernel from one thread per column and the CUDA brick
+/// @brief The gather insertion of one column of a traverse space (precise mode:
+/// docs/reconstruct_fourier.md#gather-and-the-traverse-space; fast mode:
+/// docs/reconstruct_fourier.md#fast-mode). Written once as FROST_HD templates: the CPU inserter
+/// calls it from OpenMP loops, the CUDA column kernel from one thread per column and the CUDA brick
 /// kernel for the part of a column inside a brick (gather_column_range); they differ only in the
 /// accumulator (plain adds on the CPU, atomics or shared-memory sums on the GPU).
 #include <math.h>
@@ -34,7 +35,8 @@ struct alignas(2 * sizeof(Real)) Cf {
 /// columns (row = ky + M/2, column = kx), each value already multiplied by its CTF factor, and
 /// optionally a per-pixel weight factor gw (the CTF modulator, or CTF^2 in Wiener mode).
 /// A tap of kernel weight K adds K * value to G and K * gw to W: the value already carries the
-/// numerator's CTF factor (m c in invert mode, CTF in Wiener mode, §5.7), so gw enters W only.
+/// numerator's CTF factor (m c in invert mode, CTF in Wiener mode,
+/// docs/reconstruct_fourier.md#ctf-modes), so gw enters W only.
 struct SampleView {
   const Cf* spectra = nullptr; ///< count * fy * fx
   const Real* gw = nullptr;    ///< count * fy * fx, or nullptr = 1 everywhere
@@ -50,7 +52,7 @@ struct TableWeight {
 
 /// Blob weight computed on the fly: scale * u^m * I_m(alpha u), u = sqrt(1 - d2/a^2),
 /// scale = iw0 / I_m(alpha). Float in both builds: the on-the-fly Bessel approximations are
-/// single precision (§5.2).
+/// single precision (docs/reconstruct_fourier.md#the-blob-kernel).
 struct DynamicWeight {
   float inv_radius2 = 0, alpha = 0, scale = 0;
   int order = 0;
@@ -240,11 +242,11 @@ FROST_HD inline void gather_column(const TraverseSpace& ts, int a, int b, const 
   gather_column_range<Window>(ts, a, b, s, radius, weight, acc, 0, s.M);
 }
 
-/// @brief The fast-mode contribution (§5.8) to voxel (x, y, z) of the b = 0 traverse space `ts`:
-/// the nearest sample pixel's value and weight factor (not yet multiplied by the image weight).
-/// Returns false (sums untouched) beyond the frequency cut-off, when the nearest pixel is
-/// outside the sample, or when its weight factor is 0. This is the whole contribution only for
-/// the voxel a column selects (the one nearest to the slice along the column,
+/// @brief The fast-mode contribution (docs/reconstruct_fourier.md#fast-mode) to voxel (x, y, z) of
+/// the b = 0 traverse space `ts`: the nearest sample pixel's value and weight factor (not yet
+/// multiplied by the image weight). Returns false (sums untouched) beyond the frequency cut-off,
+/// when the nearest pixel is outside the sample, or when its weight factor is 0. This is the whole
+/// contribution only for the voxel a column selects (the one nearest to the slice along the column,
 /// gather_column_nearest); other voxels of the column get nothing.
 FROST_HD inline bool gather_voxel_nearest(const TraverseSpace& ts, int x, int y, int z, const SampleView& s,
                                           Real& gr, Real& gi, Real& ws) {

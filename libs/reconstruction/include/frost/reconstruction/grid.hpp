@@ -2,7 +2,7 @@
 /// @file grid.hpp
 /// @brief Accumulation grids: the full centred cube G (complex) + W (weights) the insertion
 /// writes, and the folded half grid (kx >= 0) that is reduced across devices and ranks and then
-/// finalised (fourier-reconstruction.md §4, §5.9 steps 1-3).
+/// finalised (docs/reconstruct_fourier.md#grid-layout and #finalisation steps 1-3).
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -31,7 +31,7 @@ struct FullGrid {
 
 /// Folded grid: x = kx in [0, M/2] (M/2+1 columns), y and z = k + M/2 in [0, M].
 /// Kept in double so sums over devices and ranks do not depend on their number beyond the
-/// rounding of each float partial (§8.4).
+/// rounding of each float partial (docs/reconstruct_fourier.md#mpi-and-multi-gpu-reduction).
 /// Allocator whose value-less construct() leaves doubles uninitialised, so a multi-GB grid can
 /// be zeroed by all threads instead of one (std::vector(n) would zero it serially).
 template <class T>
@@ -67,27 +67,27 @@ struct HalfGrid {
   HalfGrid& operator+=(const HalfGrid& other);
 };
 
-/// The taps of the fast-mode convolution (§5.8): every integer offset with d <= a, dz outermost
-/// and dx innermost, weight table.nearest(d^2). Shared by the host and CUDA convolutions.
+/// The taps of the fast-mode convolution (docs/reconstruct_fourier.md#fast-mode): every integer offset with d
+/// <= a, dz outermost and dx innermost, weight table.nearest(d^2). Shared by the host and CUDA convolutions.
 std::vector<BlobTap> blob_convolution_taps(const BlobTable& table);
 
-/// @brief Fast mode (§5.8): convolves G and W of the full cube with the blob over the integer
-/// offsets d <= a (weights table.nearest(d^2)), in place. frost convolves before the fold.
-/// Per voxel: recon::convolve_voxel (fold_math.hpp) over blob_convolution_taps().
+/// @brief Fast mode (docs/reconstruct_fourier.md#fast-mode): convolves G and W of the full cube with
+/// the blob over the integer offsets d <= a (weights table.nearest(d^2)), in place. frost convolves
+/// before the fold. Per voxel: recon::convolve_voxel (fold_math.hpp) over blob_convolution_taps().
 void convolve_with_blob(FullGrid& grid, const BlobTable& table);
 
-/// @brief Friedel fold (§5.9 step 2): adds conj(G[v]) and W[v] of every voxel with kx < 0 to
-/// -v and keeps kx >= 0; then (step 3) makes the plane kx = 0 Hermitian. Adds into `out`
-/// (which must match the layout), so several cubes can be folded into one half grid.
-/// Per output voxel: recon::fold_voxel (fold_math.hpp) in double.
+/// @brief Friedel fold (step 2 of docs/reconstruct_fourier.md#finalisation): adds conj(G[v]) and
+/// W[v] of every voxel with kx < 0 to -v and keeps kx >= 0; then (step 3) makes the plane kx = 0
+/// Hermitian. Adds into `out` (which must match the layout), so several cubes can be folded into
+/// one half grid. Per output voxel: recon::fold_voxel (fold_math.hpp) in double.
 void fold_into(const FullGrid& grid, HalfGrid& out);
 
 /// Fold into a new half grid.
 HalfGrid fold(const FullGrid& grid, const GridLayout& layout);
 
 /// Makes the kx = 0 plane of a half grid Hermitian: each pair (k, -k) takes the average of G[k]
-/// and conj(G[-k]), and of the weights (§5.9 step 3). fold_into leaves this to the caller so
-/// that summed partial grids are symmetrised once.
+/// and conj(G[-k]), and of the weights (step 3 of docs/reconstruct_fourier.md#finalisation).
+/// fold_into leaves this to the caller so that summed partial grids are symmetrised once.
 void symmetrise_kx0_plane(HalfGrid& grid);
 
 } // namespace FROST_RECON_PRECISION

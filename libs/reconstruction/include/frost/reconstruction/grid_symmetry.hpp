@@ -1,6 +1,6 @@
 #pragma once
 /// @file grid_symmetry.hpp
-/// @brief Symmetry applied to the folded grids (fourier-reconstruction.md §7), in two uses:
+/// @brief Symmetry applied to the folded grids (docs/reconstruct_fourier.md#symmetry), in two uses:
 ///
 /// * Exact split of the per-element insertion (default, `--sym_mode insert`). The elements of
 ///   the group that are signed permutation matrices (the "grid subgroup" S: the 222 and the
@@ -11,7 +11,7 @@
 ///   |G|/|S| of the insertion work (I: 5 insertions per image instead of 60).
 /// * `--sym_mode grid` (RELION's BackProjector::symmetrise): every image inserted once and the
 ///   grids summed over all of G with trilinear interpolation. Not exact: it interpolates the
-///   grid a second time (not the default, §7).
+///   grid a second time (not the default, docs/reconstruct_fourier.md#symmetry).
 ///
 /// The folded grid stores H(k) = G(k) + conj(G(-k)) for kx > 0 and, on the kx = 0 plane after
 /// symmetrise_kx0_plane, H(k) / 2; points with kx < 0 read conj(H(-k)). The symmetrised grid

@@ -1,7 +1,7 @@
 #pragma once
 /// @file particle.hpp
 /// @brief One particle image as the reconstruction sees it: where the image is, its pose, shift,
-/// weight, half set and CTF (fourier-reconstruction.md §2.2, after the metadata is read).
+/// weight, half set and CTF (docs/reconstruct_fourier.md#particle-metadata, after the metadata is read).
 #include <cstddef>
 #include <string>
 
@@ -14,7 +14,7 @@ struct ParticleRecord {
   std::string image;           ///< "N@stack.mrcs" or a file name
   std::size_t row = 0;         ///< 0-based row in the metadata table (for messages)
   geom::EulerAngles pose;      ///< ZYZ [deg]
-  double shift_x = 0, shift_y = 0; ///< shift to apply to the image [px] (§3.3)
+  double shift_x = 0, shift_y = 0; ///< shift to apply to the image [px]
   double weight = 1;           ///< per-image weight (used with --weight)
   int subset = 0;              ///< half set 1 or 2 (0 = unknown)
   bool has_ctf = false;

@@ -1,10 +1,10 @@
 #pragma once
 /// @file precision.hpp
-/// @brief The real type of the CPU reconstruction path (fourier-reconstruction.md §0, Precision):
-/// float, or double in the test-only build frost_reconstruction_f64 (FROST_RECON_DOUBLE=1) that
-/// §14.3 T15 compares with. Every declaration of the library lives in an inline namespace named
-/// after the precision (f32 / f64) so that both builds link into one test binary. The CUDA
-/// backend includes the headers without the macro: it is float only.
+/// @brief The real type of the CPU reconstruction path (docs/reconstruct_fourier.md#at-a-glance,
+/// Precision): float, or double in the test-only build frost_reconstruction_f64 (FROST_RECON_DOUBLE=1)
+/// that test T15 (docs/reconstruct_fourier.md#reconstruction-tests) compares with. Every declaration of
+/// the library lives in an inline namespace named after the precision (f32 / f64) so that both builds
+/// link into one test binary. The CUDA backend includes the headers without the macro: it is float only.
 #include <math.h>
 
 #include <complex>

@@ -1,8 +1,9 @@
 #pragma once
 /// @file reconstruct.hpp
-/// @brief The reconstruction pipeline: loaders prepare batches of samples (§5.3) and hand them
-/// to an accumulator (CPU or CUDA), which returns folded half grids; finalise() makes the map.
-/// Used by frost_reconstruct_fourier, the benchmark and the tests.
+/// @brief The reconstruction pipeline: loaders prepare batches of samples
+/// (docs/reconstruct_fourier.md#sample-preparation) and hand them to an accumulator (CPU or CUDA),
+/// which returns folded half grids; finalise() makes the map. Used by frost_reconstruct_fourier,
+/// the benchmark and the tests.
 #include <functional>
 #include <memory>
 #include <vector>

@@ -2,11 +2,12 @@
 /// @file sample_batch.hpp
 /// @brief A batch of prepared samples: the half-plane spectra of `capacity` images (CTF factor
 /// applied), their optional per-pixel weight factors, and the traverse spaces of every (image,
-/// symmetry element). One batch is what the insertion consumes in one call (§5.3 step 7).
+/// symmetry element). One batch is what the insertion consumes in one call (step 7 of
+/// docs/reconstruct_fourier.md#sample-preparation).
 ///
-/// An image batch (--fftOnGPU, §8.1) holds the raw N x N images, their shifts and CTF factors
-/// instead of the spectra: an accumulator that transforms on its device (fft_on_device()) makes
-/// the samples itself with the per-pixel code of sample_math.hpp.
+/// An image batch (--fftOnGPU, docs/reconstruct_fourier.md#cpu-and-gpu-split) holds the raw N x N
+/// images, their shifts and CTF factors instead of the spectra: an accumulator that transforms on
+/// its device (fft_on_device()) makes the samples itself with the per-pixel code of sample_math.hpp.
 #include <vector>
 
 #include "frost/reconstruction/precision.hpp"

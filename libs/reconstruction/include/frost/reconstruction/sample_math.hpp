@@ -1,9 +1,9 @@
 #pragma once
 /// @file sample_math.hpp
-/// @brief The per-pixel steps of sample preparation (fourier-reconstruction.md §5.3 steps 2-4)
-/// that both the CPU preparer and the CUDA preparation kernels run: where an image pixel lands
-/// in the padded, centred FFT input, the shift phase ramp, and the crop of the R2C spectrum into
-/// the half-plane sample layout.
+/// @brief The per-pixel steps of sample preparation (steps 2-4 of
+/// docs/reconstruct_fourier.md#sample-preparation) that both the CPU preparer and the CUDA
+/// preparation kernels run: where an image pixel lands in the padded, centred FFT input, the shift
+/// phase ramp, and the crop of the R2C spectrum into the half-plane sample layout.
 #include <math.h>
 
 #include "frost/core/hd.hpp"
@@ -24,8 +24,8 @@ FROST_HD inline int padded_source(int p, int N, int P) {
   return x >= 0 && x < N ? x : -1;
 }
 
-/// One axis of the shift phase ramp of §3.3, I'(r) = I(r - s) <=> F'(k) = F(k) exp(-2 pi i k s / P),
-/// times `scale`: the separable factor of frequency k for shift s.
+/// One axis of the shift phase ramp (docs/reconstruct_fourier.md#shifts-as-a-phase-ramp), I'(r) = I(r - s)
+/// <=> F'(k) = F(k) exp(-2 pi i k s / P), times `scale`: the separable factor of frequency k for shift s.
 FROST_HD inline void shift_ramp(int k, double s, int P, double scale, double& re, double& im) {
   const double phase = -2.0 * 3.14159265358979323846 * k * s / P;
   re = scale * cos(phase);

@@ -1,8 +1,8 @@
 #pragma once
 /// @file sample_preparer.hpp
-/// @brief CPU sample preparation (fourier-reconstruction.md §5.3 steps 2-6): pad, centre, R2C FFT
-/// scaled by 1/P^2, shift as a phase ramp, crop into the half-plane layout, CTF factors and one
-/// traverse space per symmetry element. One preparer per thread (it owns FFT buffers).
+/// @brief CPU sample preparation (steps 2-6 of docs/reconstruct_fourier.md#sample-preparation): pad,
+/// centre, R2C FFT scaled by 1/P^2, shift as a phase ramp, crop into the half-plane layout, CTF
+/// factors and one traverse space per symmetry element. One preparer per thread (it owns FFT buffers).
 #include <complex>
 #include <memory>
 #include <vector>

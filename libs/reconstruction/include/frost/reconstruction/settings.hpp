@@ -1,7 +1,7 @@
 #pragma once
 /// @file settings.hpp
-/// @brief What a Fourier reconstruction is asked to do (fourier-reconstruction.md §6), and the
-/// grid sizes that follow from it (§4).
+/// @brief What a Fourier reconstruction is asked to do (docs/reconstruct_fourier.md#command-line), and the
+/// grid sizes that follow from it (docs/reconstruct_fourier.md#grid-layout).
 #include <cstdint>
 #include <string>
 
@@ -13,13 +13,15 @@ inline namespace FROST_RECON_PRECISION {
 
 /// How the blob weight of one tap is obtained (`--interp`).
 enum class Interpolation { Lookup, Dynamic };
-/// Final correction of the kernel's apodisation (`--gridding`, §5.9 step 7).
+/// Final correction of the kernel's apodisation (`--gridding`, step 7 of
+/// docs/reconstruct_fourier.md#finalisation).
 enum class Gridding { Kb, Xmipp };
-/// CTF handling (§5.7). None: images used as they are.
+/// CTF handling (docs/reconstruct_fourier.md#ctf-modes). None: images used as they are.
 enum class CtfMode { None, Invert, Wiener };
 
-/// How symmetry is applied (§7): every image inserted once per group element (Xmipp, default),
-/// or inserted once and the folded grids symmetrised by interpolation (RELION, `--sym_mode grid`).
+/// How symmetry is applied (docs/reconstruct_fourier.md#symmetry): every image inserted once per
+/// group element (Xmipp, default), or inserted once and the folded grids symmetrised by
+/// interpolation (RELION, `--sym_mode grid`).
 enum class SymMode { Insert, Grid };
 
 /// Everything the algorithm needs besides the images and their poses.
@@ -29,10 +31,10 @@ struct ReconstructionSettings {
   int padded_size = 0;          ///< P when set (> 0) explicitly, e.g. by the FFT size advisor
   double max_resolution = 0.5;  ///< fmax, digital frequency (0.5 = Nyquist)
   BlobParams blob;              ///< kernel
-  bool fast = false;            ///< nearest-neighbour insertion + one blob convolution (§5.8)
+  bool fast = false;            ///< nearest-neighbour insertion + one blob convolution
   Interpolation interp = Interpolation::Lookup;
   Gridding gridding = Gridding::Kb;
-  bool xmipp_compat = false;    ///< drop the Nyquist column kx = M/2 as Xmipp does (§4)
+  bool xmipp_compat = false;    ///< drop the Nyquist column kx = M/2 as Xmipp does
   CtfMode ctf = CtfMode::None;
   double min_ctf = 0.01;        ///< invert mode: threshold below which the CTF is not inverted
   bool phase_flipped = false;   ///< invert mode: images already phase-flipped (c = |c|)
@@ -45,7 +47,7 @@ struct ReconstructionSettings {
   SymMode sym_mode = SymMode::Insert;
 };
 
-/// @brief The sizes of §4 for one set of settings.
+/// @brief The grid sizes (docs/reconstruct_fourier.md#grid-layout) for one set of settings.
 /// P = padded image size; M = 2 cr with cr = ceil(ceil(P fmax 2) / 2); the accumulation cube has
 /// (M+1)^3 voxels with frequency k = v - M/2; a stored sample is fx x fy complex values (fx =
 /// M/2 + 1 columns kx = 0..M/2, or M/2 in Xmipp compatibility; fy = M rows, ky = row - M/2).

@@ -1,8 +1,8 @@
 #pragma once
 /// @file traverse_space.hpp
 /// @brief The per-(image, symmetry element) traverse space of the gather insertion
-/// (fourier-reconstruction.md §5.5): which voxels a sample slice can touch and how to map a voxel
-/// back onto the slice. Plain data, copied to the GPU as it is.
+/// (docs/reconstruct_fourier.md#gather-and-the-traverse-space): which voxels a sample slice can
+/// touch and how to map a voxel back onto the slice. Plain data, copied to the GPU as it is.
 #include "frost/reconstruction/precision.hpp"
 #include "frost/core/hd.hpp"
 #include "frost/geometry/mat3.hpp"
@@ -42,7 +42,8 @@ struct TraverseSpace {
 
 /// @brief Builds the traverse space of a sample inserted with the transform `a_sl` (= R A^T, a
 /// sample frequency (kx, ky, 0) lands at a_sl (kx, ky, 0) in the grid), for kernel radius `b`
-/// (0 in fast mode). Steps 1-5 of §5.5; the inverse is the transpose (a_sl is orthogonal).
+/// (0 in fast mode). Steps 1-5 of docs/reconstruct_fourier.md#gather-and-the-traverse-space; the
+/// inverse is the transpose (a_sl is orthogonal).
 TraverseSpace make_traverse_space(const geom::Mat3d& a_sl, const GridLayout& layout, double b,
                                   int projection_index, Real weight);
 

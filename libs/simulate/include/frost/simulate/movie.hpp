@@ -1,6 +1,6 @@
 #pragma once
 /// @file movie.hpp
-/// @brief Synthetic dose-fractionated movies with known motion (movie-alignment.md §15.1).
+/// @brief Synthetic dose-fractionated movies with known motion (docs/simulate.md#movies).
 #include <cstdint>
 
 #include "frost/core/image.hpp"
@@ -31,7 +31,7 @@ struct SimulatedMovie {
 /// Makes the movie. Deterministic for a seed and independent of the thread count.
 SimulatedMovie simulate_movie(const MovieSetup& setup);
 
-/// The specimen S of §15.1 on a canvas of cx x cy pixels: band-limited white noise,
+/// The specimen S (docs/simulate.md#specimen) on a canvas of cx x cy pixels: band-limited white noise,
 /// |k| in (1/300, 1/20) 1/A, plus h times the (1/20, 1/2.2) band, each normalised to mean 0, std 1.
 Image<float> make_specimen(index_t cx, index_t cy, double pixel_size, double high_frequency, std::uint32_t seed);
 

@@ -1,10 +1,10 @@
 #pragma once
 /// @file trajectory.hpp
-/// @brief Known specimen motion for synthetic movies (movie-alignment.md §15.1).
+/// @brief Known specimen motion for synthetic movies (docs/simulate.md#trajectories).
 ///
 /// A frame t shows the specimen displaced: the pixel at x in frame t shows the specimen point
 /// x - E_t(x). E_t = g(t) (global) + a time-growing "doming" term for T3. The shift to apply
-/// to frame t (what frost stores, DECISIONS.md 2) is s_t = -g(t) for global motion.
+/// to frame t (what frost stores, docs/conventions.md#shifts) is s_t = -g(t) for global motion.
 #include <string>
 
 #include "frost/core/hd.hpp"
@@ -21,7 +21,7 @@ enum class TrajectoryKind {
 TrajectoryKind parse_trajectory(const std::string& name); ///< "none|T1|T2|T3" (case-insensitive)
 const char* trajectory_name(TrajectoryKind k);
 
-/// Displacement field E_t(x, y) of one of the spec's trajectories for frames of nx x ny pixels.
+/// Displacement field E_t(x, y) of one of the test trajectories (T1-T3) for frames of nx x ny pixels.
 struct Trajectory {
   TrajectoryKind kind = TrajectoryKind::None;
   double nx = 1, ny = 1;

@@ -1,6 +1,6 @@
 #pragma once
 /// @file cache.hpp
-/// @brief The persistent tuning cache (autotuning.md §9): `records.jsonl` in the user's tuning
+/// @brief The persistent tuning cache (docs/tune.md#tuning-cache): `records.jsonl` in the user's tuning
 /// directory (appended under an exclusive flock by any number of processes), read-only shipped
 /// databases, the effective record per key, and the lookup order exact -> stale -> similar ->
 /// architecture default -> kernel default.
@@ -15,15 +15,16 @@
 
 namespace frost::tuning {
 
-/// §9.1: `explicit_dir` (`--tuning-cache`) if given, else $FROST_TUNING_CACHE, else
-/// $FROST_CACHE_DIR/tuning, else $XDG_CACHE_HOME/frost/tuning, else $HOME/.cache/frost/tuning
-/// (the FFT advisor's cache directory convention plus "/tuning").
+/// The cache directory (docs/tune.md#location-and-files): `explicit_dir` (`--tuning-cache`) if
+/// given, else $FROST_TUNING_CACHE, else $FROST_CACHE_DIR/tuning, else $XDG_CACHE_HOME/frost/tuning,
+/// else $HOME/.cache/frost/tuning (the FFT advisor's cache directory convention plus "/tuning").
 std::string tuning_cache_dir(const std::string& explicit_dir = "");
 /// `<install prefix>/share/frost/tuning` of the running executable (`<exe dir>/../share/...`),
 /// or "" when the executable's path is unknown.
 std::string shipped_database_dir();
 
-/// Where a configuration in use came from (logged once per kernel and problem key, §9.4).
+/// Where a configuration in use came from (logged once per kernel and problem key,
+/// docs/tune.md#lookup-order).
 enum class ConfigSource { Exact, Stale, Similar, ArchDefault, Default, TunedNow };
 const char* to_string(ConfigSource source);
 
@@ -39,17 +40,17 @@ struct LookupRequest {
   TuningKey key;
   std::vector<std::string> size_fields;  ///< problem-key fields that may differ for Similar
   /// Explored configurations the current policy would spend (its budget): records that explored
-  /// at least this many are preferred when choosing the effective record of a key (§9.5).
+  /// at least this many are preferred when choosing the effective record of a key
+  /// (docs/tune.md#writing-merging-and-compaction).
   std::int64_t budget = 0;
   /// Whether a record's best configuration can be used here (e.g. valid in this space for this
   /// problem); records failing it are skipped. Empty: every configuration is usable.
   std::function<bool(const NamedConfig&)> usable;
 };
 
-/// The effective record among records of one key (§9.5): the smallest best_ms among those that
-/// explored at least `budget` configurations (among all when none did), ties broken by the
-/// newest time, then by the later position. Returns an index into `records`, or nullopt when
-/// empty.
+/// The effective record among records of one key (docs/tune.md#writing-merging-and-compaction): the smallest
+/// best_ms among those that explored at least `budget` configurations (among all when none did), ties broken
+/// by the newest time, then by the later position. Returns an index into `records`, or nullopt when empty.
 std::optional<std::size_t> effective_record(const std::vector<const TuningRecord*>& records, std::int64_t budget);
 
 class TuningCache {
@@ -63,11 +64,12 @@ public:
   const std::string& dir() const { return dir_; }
   std::string records_file() const; ///< <dir>/records.jsonl
   bool read_only() const { return read_only_; }
-  /// Re-reads all files (another process may have appended, §10.4).
+  /// Re-reads all files (another process may have appended, docs/tune.md#mpi-and-several-gpus).
   void reload();
 
-  /// Levels 1 to 3 of §9.4: exact (user cache, then shipped), stale (same problem, other
-  /// software), similar (size fields within kMaxSimilarRatio, nearest first); nullopt on a miss.
+  /// Levels 1 to 3 of the lookup order (docs/tune.md#lookup-order): exact (user cache, then
+  /// shipped), stale (same problem, other software), similar (size fields within kMaxSimilarRatio,
+  /// nearest first); nullopt on a miss.
   std::optional<CacheHit> lookup(const LookupRequest& req) const;
 
   /// Appends one record (hash computed; host, time and tool filled in when empty) as one line of
@@ -122,7 +124,7 @@ private:
   std::size_t other_schema_ = 0;
 };
 
-/// A kernel's fallbacks (§9.4 levels 4 and 5).
+/// A kernel's fallbacks (levels 4 and 5 of docs/tune.md#lookup-order).
 struct ArchDefault {
   int cc_major = 0, cc_minor = 0;
   NamedConfig config;
@@ -139,7 +141,7 @@ struct Selection {
   std::optional<CacheHit> hit; ///< the record, for Exact/Stale/Similar
 };
 
-/// The whole lookup order of §9.4. `cache` null (policy `off`) skips levels 1 to 3. The
+/// The whole lookup order (docs/tune.md#lookup-order). `cache` null (policy `off`) skips levels 1 to 3. The
 /// architecture default is the entry of the device's compute capability, else the entry of the
 /// same major version with the largest minor version not above the device's.
 Selection select_configuration(const TuningCache* cache, const LookupRequest& req, const KernelDefaults& defaults);

@@ -1,6 +1,6 @@
 #pragma once
 /// @file decision.hpp
-/// @brief When dynamic tuning pays (autotuning.md §7.3 and §7.4, KTT paper eqs. 3 to 5 with a
+/// @brief When dynamic tuning pays (docs/tune.md#when-dynamic-tuning-pays, KTT paper eqs. 3 to 5 with a
 /// compile-time term): pure functions, so the `auto` policy can be tested without a GPU.
 #include <cstdint>
 #include <optional>
@@ -20,12 +20,12 @@ double calls_needed(double rp, double s, double avg_over_well, double compile_ov
 /// probability `p` (KTT eq. 5): ceil(ln(1 - p) / ln(1 - r)); 0 < p < 1, 0 < r < 1.
 std::int64_t steps_needed(double p, double r);
 
-/// §7.4 defaults.
+/// Defaults of docs/tune.md#when-dynamic-tuning-pays.
 constexpr double kTargetRelativePerformance = 0.9;
 constexpr double kDefaultAvgOverBest = 2.2;  ///< 1 / 0.45, the worst ratio reported
 constexpr double kDefaultCompileMs = 150;    ///< per NVRTC compilation until one was measured
 
-/// What the `auto` policy knows when it decides (§7.4).
+/// What the `auto` policy knows when it decides (docs/tune.md#when-dynamic-tuning-pays).
 struct AutoInputs {
   double calls = 0;                        ///< the program's estimate of the kernel's calls in this run
   double explored = 0;                     ///< s: min(budget, valid configurations)

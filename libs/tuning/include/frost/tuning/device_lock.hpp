@@ -1,8 +1,8 @@
 #pragma once
 /// @file device_lock.hpp
-/// @brief The per-device tuning lock of autotuning.md §8.2: dynamic tuning times kernels only
-/// while this process holds `<tuning-cache-dir>/device-<uuid>.lock` (flock, one attempt), so
-/// two processes sharing a GPU (e.g. two MPI ranks) never time against each other.
+/// @brief The per-device tuning lock of docs/tune.md#dynamic-tuning-in-a-run: dynamic tuning times
+/// kernels only while this process holds `<tuning-cache-dir>/device-<uuid>.lock` (flock, one
+/// attempt), so two processes sharing a GPU (e.g. two MPI ranks) never time against each other.
 #include <memory>
 #include <string>
 

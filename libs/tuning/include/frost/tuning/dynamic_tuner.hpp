@@ -1,19 +1,19 @@
 #pragma once
 /// @file dynamic_tuner.hpp
-/// @brief Dynamic tuning inside a program's main loop (autotuning.md §8.2, §10.3, §7.4): the
+/// @brief Dynamic tuning inside a program's main loop (docs/tune.md#dynamic-tuning-in-a-run): the
 /// controller of one tunable kernel on one device. For every call of the kernel it says which
 /// configuration to run and whether the call is a timed tuning step; the caller launches the
 /// real work with that configuration, times timed steps (CUDA events, nothing else running on
 /// the device) and reports the time. At the end it gives the record to append to the cache.
 ///
 /// Protocol: the first comparable call runs the known configuration (exact/stale/similar
-/// record or default) timed: t_well of §7.4. `auto` then tunes only when §7.4 predicts
-/// rp >= 0.9 for the program's estimate of its calls; `dynamic` always tunes (both never after
-/// an exact hit). A phase takes one sample per configuration (random search by default, the
-/// known configuration first, so the probe is its first step), stops by §7.3 (budget, time cap
-/// of 10% of the estimated remaining kernel time), then runs the three fastest once more and
-/// keeps the smallest mean of two samples. Calls that are not comparable (another problem, e.g.
-/// a last partial batch) run the current best untimed.
+/// record or default) timed: t_well of docs/tune.md#when-dynamic-tuning-pays. `auto` then tunes only
+/// when that rule predicts rp >= 0.9 for the program's estimate of its calls; `dynamic` always tunes
+/// (both never after an exact hit). A phase takes one sample per configuration (random search by
+/// default, the known configuration first, so the probe is its first step), stops by the rules of
+/// docs/tune.md#budgets-and-stopping (budget, time cap of 10% of the estimated remaining kernel
+/// time), then runs the three fastest once more and keeps the smallest mean of two samples. Calls
+/// that are not comparable (another problem, e.g. a last partial batch) run the current best untimed.
 ///
 /// Host-only, with an injectable clock, so the whole protocol is tested without a GPU. Not
 /// thread-safe: callers with several threads hold a mutex around next() and report().
@@ -37,11 +37,11 @@ public:
     TuningOptions options;
     std::string key;              ///< TuningKey::str() of the kernel, device and problem
     Selection selection;          ///< what select_for_program found before the loop
-    double estimated_calls = 0;   ///< the program's estimate of this kernel's calls on this device (n of §7.4)
+    double estimated_calls = 0;   ///< the program's estimate of this kernel's calls on this device (n of the `auto` rule)
     Clock clock = steady_clock_seconds();
-    /// Takes the per-device tuning lock (§8.2) when a phase is about to start: a non-null token
-    /// held until the phase ends, or null when another process holds it (then no tuning). Empty:
-    /// no lock needed.
+    /// Takes the per-device tuning lock (docs/tune.md#dynamic-tuning-in-a-run) when a phase is
+    /// about to start: a non-null token held until the phase ends, or null when another process
+    /// holds it (then no tuning). Empty: no lock needed.
     std::function<std::shared_ptr<void>()> lock_device;
   };
 

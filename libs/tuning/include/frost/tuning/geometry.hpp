@@ -1,15 +1,15 @@
 #pragma once
 /// @file geometry.hpp
 /// @brief Device limits the constraints and launch geometries are checked against, and the
-/// launch geometry every kernel derives from a configuration (autotuning.md §5.2). Plain CPU
+/// launch geometry every kernel derives from a configuration (docs/tune.md#launch-geometry). Plain CPU
 /// types: constraints and geometry functions are tested without a GPU by simulating limits.
 #include <cstdint>
 #include <string>
 
 namespace frost::tuning {
 
-/// The device properties constraints may read (§5.1). Defaults: a compute capability 7.0 GPU
-/// without shared-memory opt-in.
+/// The device properties constraints may read (docs/tune.md#declaring-a-space). Defaults: a compute
+/// capability 7.0 GPU without shared-memory opt-in.
 struct DeviceLimits {
   std::int64_t max_threads_per_block = 1024;
   std::int64_t max_block_x = 1024, max_block_y = 1024, max_block_z = 64;

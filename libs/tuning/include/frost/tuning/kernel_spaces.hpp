@@ -1,8 +1,8 @@
 #pragma once
 /// @file kernel_spaces.hpp
-/// @brief The tuning spaces of frost's CUDA kernels as autotuning.md §5.3 specifies them, with
+/// @brief The tuning spaces of frost's CUDA kernels (docs/tune.md#the-spaces-of-frost-kernels), with
 /// their defaults. Their valid counts and signatures are golden values of the CPU tests
-/// (§12.1 T1, T3); the kernels themselves (cuda/) will take their spaces from here.
+/// (T1, T3 of docs/tune.md#cpu-tests); the kernels themselves (cuda/) will take their spaces from here.
 #include <string>
 #include <vector>
 
@@ -12,7 +12,7 @@
 namespace frost::tuning {
 
 /// A kernel's space for one device and setting, with its default configuration and the
-/// problem-key fields in which two problems may differ and still be similar (§9.4).
+/// problem-key fields in which two problems may differ and still be similar (docs/tune.md#lookup-order).
 struct KernelSpace {
   std::string kernel;
   TuningSpace space;

@@ -1,6 +1,6 @@
 #pragma once
 /// @file key.hpp
-/// @brief The tuning-cache key (autotuning.md §9.2): schema | kernel name | kernel version |
+/// @brief The tuning-cache key (docs/tune.md#key): schema | kernel name | kernel version |
 /// space signature | device name | compute capability | multiprocessors | memory GiB | driver |
 /// CUDA runtime | NVRTC or "aot" | frost major.minor | problem key. The canonical string is
 /// authoritative; its FNV-1a 64 hash is stored beside it for indexing.

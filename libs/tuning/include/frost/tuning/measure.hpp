@@ -1,9 +1,9 @@
 #pragma once
 /// @file measure.hpp
-/// @brief The offline measurement protocol of autotuning.md §8.1 (steps 3 and 4) without the
-/// GPU: how many timed samples a configuration gets and which statistic is kept, and the check
-/// of a configuration's output against the default's. cuda/tuning supplies the samples (CUDA
-/// events around one launch); this part is tested on the CPU with scripted samples.
+/// @brief The offline measurement protocol (warm-up, samples and verification of
+/// docs/tune.md#offline-protocol) without the GPU: how many timed samples a configuration gets and which
+/// statistic is kept, and the check of a configuration's output against the default's. cuda/tuning supplies
+/// the samples (CUDA events around one launch); this part is tested on the CPU with scripted samples.
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -19,7 +19,7 @@ struct MeasureRules {
 };
 
 struct Measurement {
-  double median_ms = 0;            ///< the statistic (§8.1: median)
+  double median_ms = 0;            ///< the statistic (median)
   std::vector<double> samples_ms;  ///< in the order taken (after the warm-up, which is not kept)
   bool lower_bound = false;        ///< stopped after one sample: slower than slow_factor x best
   double total_ms() const;
@@ -34,8 +34,8 @@ Measurement measure(const std::function<void()>& warm_up, const std::function<do
 /// Median of `values` (mean of the middle two for an even count); 0 for none.
 double median(std::vector<double> values);
 
-/// §8.1 step 4: max |out - ref| / max |ref| (0 when both are all zero; infinite when `out`
-/// holds NaN/Inf or differs from an all-zero reference).
+/// The verification of docs/tune.md#offline-protocol: max |out - ref| / max |ref| (0 when both are
+/// all zero; infinite when `out` holds NaN/Inf or differs from an all-zero reference).
 double relative_max_difference(const float* reference, const float* output, std::size_t n);
 
 /// True when relative_max_difference(...) <= tolerance.

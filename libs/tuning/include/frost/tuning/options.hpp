@@ -1,7 +1,7 @@
 #pragma once
 /// @file options.hpp
-/// @brief Declares and reads the common tuning options of §10.1 on a program's cli::Params, so
-/// that every GPU-capable program spells and documents them the same way.
+/// @brief Declares and reads the common tuning options (docs/tune.md#common-options) on a program's
+/// cli::Params, so that every GPU-capable program spells and documents them the same way.
 #include "frost/tuning/policy.hpp"
 
 namespace frost::cli {

@@ -1,9 +1,9 @@
 #pragma once
 /// @file phase.hpp
-/// @brief A tuning phase (autotuning.md §7.3): a searcher plus the stopping rules (budget of
+/// @brief A tuning phase (docs/tune.md#budgets-and-stopping): a searcher plus the stopping rules (budget of
 /// configurations, wall time, target time, no improvement) and the history of what was
 /// measured. Step-wise, so a program's main loop can run one configuration per kernel call
-/// (§8.2); run_phase() drives it to the end for blocking tuning and tests.
+/// (docs/tune.md#dynamic-tuning-in-a-run); run_phase() drives it to the end for blocking tuning and tests.
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -55,7 +55,8 @@ public:
   /// The fastest valid configuration so far (the first measured among equal times).
   std::optional<std::size_t> best() const { return best_; }
   std::optional<double> best_ms() const;
-  /// Mean time of the valid explored configurations divided by the best (§9.3 avg_over_best).
+  /// Mean time of the valid explored configurations divided by the best (avg_over_best of
+  /// docs/tune.md#record).
   std::optional<double> avg_over_best() const;
   /// Up to `k` fastest valid evaluations, fastest first (ties: measured first).
   std::vector<Evaluation> top(std::size_t k) const;

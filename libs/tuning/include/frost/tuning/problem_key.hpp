@@ -1,9 +1,9 @@
 #pragma once
 /// @file problem_key.hpp
-/// @brief The problem part of a tuning key (autotuning.md §9.2): `name=value` fields joined by
+/// @brief The problem part of a tuning key (docs/tune.md#key): `name=value` fields joined by
 /// ';' in the kernel's order, e.g. `spec=156x79;vol=315x315x158;cplx=f32;blob_r=1.900;batch<=2048`.
 /// Size fields (edges "AxBxC", batch buckets "name<=N") are where two problems may differ and
-/// still be similar (§9.4).
+/// still be similar (docs/tune.md#lookup-order).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,7 +22,7 @@ public:
   /// A setting compared as text. Names are identifiers; values must not contain '|' or ';'.
   ProblemKey& text(const std::string& name, const std::string& value);
   ProblemKey& integer(const std::string& name, std::int64_t value);
-  /// A floating-point setting, printed with three decimals (§9.2).
+  /// A floating-point setting, printed with three decimals (docs/tune.md#key).
   ProblemKey& real(const std::string& name, double value);
   /// A size: positive edges joined by 'x' ("156x79").
   ProblemKey& size(const std::string& name, const std::vector<std::int64_t>& edges);
@@ -55,7 +55,8 @@ struct SizeDistance {
 std::optional<SizeDistance> size_distance(const std::string& key, const std::string& ref,
                                           const std::vector<std::string>& size_fields);
 
-/// Largest edge ratio a similar record may have (§9.4, from Table 2.6).
+/// Largest edge ratio a similar record may have (docs/tune.md#lookup-order, from the published
+/// portability table).
 constexpr double kMaxSimilarRatio = 1.5;
 
 } // namespace frost::tuning

@@ -1,8 +1,8 @@
 #pragma once
 /// @file program_selection.hpp
-/// @brief What a program does with a tunable kernel before its main loop (autotuning.md §9.4,
-/// §10.1): pick the configuration for the policy from the user cache and the shipped database,
-/// and say where it came from (logged once per kernel and problem key).
+/// @brief What a program does with a tunable kernel before its main loop
+/// (docs/tune.md#lookup-order): pick the configuration for the policy from the user cache and the
+/// shipped database, and say where it came from (logged once per kernel and problem key).
 #include <string>
 
 #include "frost/tuning/cache.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 /// @file random.hpp
-/// @brief The searchers' random numbers (autotuning.md §7.2): SplitMix64, bounded integers by
+/// @brief The searchers' random numbers (docs/tune.md#determinism): SplitMix64, bounded integers by
 /// rejection sampling and doubles from the top 53 bits, so that a seed gives the same sequence
 /// of configurations with every compiler and standard library.
 #include <cstdint>

@@ -1,6 +1,6 @@
 #pragma once
 /// @file record.hpp
-/// @brief One tuning record (autotuning.md §9.3): the persisted result of tuning one kernel for
+/// @brief One tuning record (docs/tune.md#record): the persisted result of tuning one kernel for
 /// one device model, software stack and problem, as one JSON line of the cache.
 #include <cstdint>
 #include <optional>
@@ -20,7 +20,7 @@ struct TimedConfig {
   double ms = 0;
 };
 
-/// How the times were taken (§8.1, §8.2).
+/// How the times were taken (docs/tune.md#offline-protocol and #dynamic-tuning-in-a-run).
 struct MeasureProtocol {
   int warmup = 1;
   int min_samples = 1;
@@ -34,7 +34,7 @@ struct TuningRecord {
   double best_ms = 0;
   std::optional<double> default_ms;     ///< the default configuration's time, when measured
   std::vector<TimedConfig> top;         ///< the (up to) five fastest, fastest first
-  std::optional<double> avg_over_best;  ///< mean explored time / best (feeds `auto`, §7.4)
+  std::optional<double> avg_over_best;  ///< mean explored time / best (feeds `auto`)
   std::int64_t explored = 0, space_size = 0, invalid = 0;
   std::string searcher;                 ///< "random", "annealing", ...
   std::uint64_t seed = kDefaultSeed;    ///< the user seed
@@ -44,12 +44,13 @@ struct TuningRecord {
   std::string gpu_uuid, host, tool, time;
 };
 
-/// Records keep the five best configurations (§9.3).
+/// Records keep the five best configurations (docs/tune.md#record).
 constexpr std::size_t kRecordTop = 5;
-/// Longest line (newline included) the cache writes or reads (§9.5).
+/// Longest line (newline included) the cache writes or reads (docs/tune.md#writing-merging-and-compaction).
 constexpr std::size_t kMaxRecordLineBytes = 8192;
 
-/// One JSON line (no newline), fields in the order of §9.3; "hash" is computed from the key.
+/// One JSON line (no newline), fields in the documented order (docs/tune.md#record); "hash" is
+/// computed from the key.
 std::string record_to_json(const TuningRecord& r);
 
 /// What a cache line is: a record of this schema, a record of another schema version (ignored

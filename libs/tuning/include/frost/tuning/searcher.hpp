@@ -1,10 +1,10 @@
 #pragma once
 /// @file searcher.hpp
 /// @brief Search strategies over the enumerated valid configurations of a space
-/// (autotuning.md §7.1): exhaustive, random without replacement, simulated annealing and KTT's
+/// (docs/tune.md#searchers): exhaustive, random without replacement, simulated annealing and KTT's
 /// MCMC, all driven step by step (ask next(), tell report()) so that the same searcher serves
 /// blocking offline tuning and non-blocking dynamic tuning inside a program's main loop.
-/// Deterministic (§7.2): the same configurations, seed and reported times give the same
+/// Deterministic (docs/tune.md#determinism): the same configurations, seed and reported times give the same
 /// sequence on every platform.
 #include <cstddef>
 #include <cstdint>
@@ -48,11 +48,11 @@ struct SearcherSetup {
 std::unique_ptr<Searcher> make_searcher(SearcherKind kind, const std::vector<Configuration>& configs,
                                         const SearcherSetup& setup);
 
-/// Annealing constants of §7.1.
+/// Annealing constants (docs/tune.md#searchers).
 constexpr double kAnnealingT0 = 0.144;          ///< T_0: a 10% slower neighbour is accepted with p = 0.5
 constexpr double kAnnealingCooling = 0.95;      ///< T_k = T_0 * 0.95^k
 constexpr int kAnnealingStepsToBest = 10;       ///< steps without a new best before jumping back to it
-/// MCMC constants of KTT (§3.1).
+/// MCMC constants of KTT (docs/tune.md#lessons-from-ktt-umpalumpa-and-pycuda).
 constexpr int kMcmcBootSteps = 10;
 constexpr int kMcmcMaxDifferences = 2;
 constexpr double kMcmcEscapeProbability = 0.02;

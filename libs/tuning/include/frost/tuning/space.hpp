@@ -1,6 +1,6 @@
 #pragma once
 /// @file space.hpp
-/// @brief Tuning spaces (autotuning.md §5.1): integer parameters with ordered value lists,
+/// @brief Tuning spaces (docs/tune.md#declaring-a-space): integer parameters with ordered value lists,
 /// constraints as predicates over the parameters they declare, canonical enumeration of the
 /// valid configurations, and the space signature that is part of every cache key.
 #include <cstddef>
@@ -14,7 +14,7 @@
 namespace frost::tuning {
 
 /// Compile-time parameters change the generated code (template arguments, NVRTC builds);
-/// launch-time parameters change only the launch (§2, §6.4).
+/// launch-time parameters change only the launch (docs/tune.md#launch-time-and-compile-time-parameters).
 enum class ParamKind { Compile, Launch };
 const char* to_string(ParamKind kind);
 

@@ -194,7 +194,7 @@ class ProtFrostMovieAlign(FrostProtocolBase, ProtAlignMovies):
         return movie.getDim()[2]
 
     def _getControlPoints(self, movie):
-        """FlexAlign's automatic rule (formats-and-ecosystem.md 10.2), else the user's values."""
+        """FlexAlign's automatic rule (docs/formats.md#the-frost-plugin), else the user's values."""
         if not self.autoControlPoints:
             return self.controlPointX.get(), self.controlPointY.get(), self.controlPointT.get()
         x, y, _ = movie.getDim()

@@ -1,7 +1,7 @@
 #pragma once
 /// @file peak.hpp
-/// @brief Sub-pixel peak refinement and the spectrum product of the shift step (§5.3, §5.4),
-/// shared by CPU and CUDA.
+/// @brief Sub-pixel peak refinement and the spectrum product of the shift step
+/// (docs/align_significant.md#shift-step and #rotation-step), shared by CPU and CUDA.
 #include "frost/core/hd.hpp"
 
 namespace frost::align {
@@ -24,8 +24,9 @@ FROST_HD inline float parabolic_offset(float cm, float c0, float cp) {
   return d;
 }
 
-/// Sub-pixel offset (ox, oy) of a 2-D correlation peak of value `best` (§5.3 step 5); at(a, b)
-/// is the value at offset (a, b) from the peak (a, b in {−1, 0, 1}, periodic).
+/// Sub-pixel offset (ox, oy) of a 2-D correlation peak of value `best` (step 5 of
+/// docs/align_significant.md#shift-step); at(a, b) is the value at offset (a, b) from the peak (a,
+/// b in {−1, 0, 1}, periodic).
 template <class At>
 FROST_HD inline void refine_shift_peak(const At& at, float best, Subpixel sub, float& ox, float& oy) {
   ox = 0;
@@ -50,7 +51,7 @@ FROST_HD inline void refine_shift_peak(const At& at, float best, Subpixel sub, f
 }
 
 /// Rotation θ [deg, in [0, 360)) of the ring-correlation peak at sample k of S with value c0 and
-/// circular neighbours cm, cp (§5.4 step 5).
+/// circular neighbours cm, cp (step 5 of docs/align_significant.md#rotation-step).
 FROST_HD inline float rotation_angle(int k, int samples, float cm, float c0, float cp, Subpixel sub) {
   float off = 0;
   if (sub == Subpixel::Parabolic) {

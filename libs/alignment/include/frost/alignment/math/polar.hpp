@@ -1,6 +1,6 @@
 #pragma once
 /// @file polar.hpp
-/// @brief The polar grid of the rotation step (align-significant.md §5.2), shared by CPU and
+/// @brief The polar grid of the rotation step (docs/align_significant.md#polar-grid), shared by CPU and
 /// CUDA: the same S samples on every ring so all rings go through one batched FFT.
 #include <math.h>
 

@@ -1,12 +1,13 @@
 #pragma once
 /// @file pose2d.hpp
-/// @brief In-plane poses [M | t] (2x3 affine) in the convention of align-significant.md §2,
+/// @brief In-plane poses [M | t] (2x3 affine) in the convention of docs/align_significant.md#conventions,
 /// shared by the CPU loops and the CUDA kernels (FROST_HD, float).
 ///
 /// R(θ) = [[cos θ, sin θ], [−sin θ, cos θ]] (Xmipp `rotation2DMatrix`, θ in degrees). A pose acts
 /// on centred coordinates, q' = M q + t; warping an image by A moves a feature at q to A q.
 /// Poses are composed on the left (A ← T(d)·A, A ← R(θ)·A), so a rotation update also rotates
-/// the translation already in A: rotations are always about the image centre (§5.4 step 6).
+/// the translation already in A: rotations are always about the image centre (step 6 of
+/// docs/align_significant.md#rotation-step).
 #include <math.h>
 
 #include "frost/core/hd.hpp"
@@ -68,8 +69,8 @@ FROST_HD inline Pose2 pose_inverse(const Pose2& a) {
   return p;
 }
 
-/// The metadata values of a pose (Xmipp `fillRow`, §2): with B = A⁻¹, ψ = atan2(b01, b00) in
-/// (−180, 180], shiftX = −b02, shiftY = −b12, flip = det(B) < 0.
+/// The metadata values of a pose (Xmipp `fillRow`, docs/align_significant.md#conventions): with B =
+/// A⁻¹, ψ = atan2(b01, b00) in (−180, 180], shiftX = −b02, shiftY = −b12, flip = det(B) < 0.
 struct PoseParameters {
   float psi = 0, shift_x = 0, shift_y = 0;
   bool flip = false;

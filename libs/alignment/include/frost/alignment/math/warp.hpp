@@ -1,6 +1,7 @@
 #pragma once
 /// @file warp.hpp
-/// @brief Bilinear warp of one pixel (align-significant.md §2 "Warp"), shared by CPU and CUDA.
+/// @brief Bilinear warp of one pixel (docs/align_significant.md#coordinates-poses-and-the-warp),
+/// shared by CPU and CUDA.
 ///
 /// W_A[I](p) = I(A⁻¹ p) in centred coordinates (origin ⌊X/2⌋, ⌊Y/2⌋). Samples whose source
 /// position lies outside 0 ≤ u < X − 1, 0 ≤ v < Y − 1 are 0: the strict upper bound means the

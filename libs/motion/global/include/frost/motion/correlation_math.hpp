@@ -1,7 +1,8 @@
 #pragma once
 /// @file correlation_math.hpp
-/// @brief The per-element index and sign rules of the correlation stage (movie-alignment.md
-/// §5.2-5.4), written once for the CPU loops and the CUDA kernels (cuda/motion).
+/// @brief The per-element index and sign rules of the correlation stage
+/// (docs/movie_align.md#working-sizes-and-the-low-pass-filter), written once for the CPU loops and
+/// the CUDA kernels (cuda/motion).
 #include <math.h>
 
 #include "frost/core/hd.hpp"

@@ -1,7 +1,8 @@
 #pragma once
 /// @file fourier_crop.hpp
-/// @brief Fourier cropping of a frame's half spectrum to the correlation grid (movie-alignment.md
-/// §5.2; Xmipp kernel `scaleFFT2DKernel` and `ignoreLowFreq`).
+/// @brief Fourier cropping of a frame's half spectrum to the correlation grid
+/// (docs/movie_align.md#working-sizes-and-the-low-pass-filter; Xmipp kernel `scaleFFT2DKernel` and
+/// `ignoreLowFreq`).
 #include "frost/core/image.hpp"
 #include "frost/fft/spec.hpp"
 #include "frost/motion/correlation_math.hpp" // crop_source_row, crop_zeroed

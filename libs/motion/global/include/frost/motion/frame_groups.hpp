@@ -1,8 +1,8 @@
 #pragma once
 /// @file frame_groups.hpp
-/// @brief RELION-style frame grouping of the frame-versus-sum mode (movie-alignment.md §4.4,
-/// --group-global G): sums of consecutive frames are aligned, and the shifts found for the
-/// groups are interpolated to the frames at the group centres.
+/// @brief RELION-style frame grouping of the frame-versus-sum mode
+/// (docs/movie_align.md#frame-ranges-and-grouping, --group-global G): sums of consecutive frames are
+/// aligned, and the shifts found for the groups are interpolated to the frames at the group centres.
 #include <vector>
 
 #include "frost/core/image.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 /// @file frame_spectra.hpp
-/// @brief Step 1-2 of the global alignment (movie-alignment.md §5.1): forward FFT of every frame's
-/// transform window, Fourier crop, low-pass, normalisation, zeroed axes.
+/// @brief The frame spectra of the global alignment (docs/movie_align.md#steps-of-the-global-stage):
+/// forward FFT of every frame's transform window, Fourier crop, low-pass, normalisation, zeroed axes.
 #include <vector>
 
 #include "frost/core/image.hpp"

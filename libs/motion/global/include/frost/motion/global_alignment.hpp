@@ -1,6 +1,6 @@
 #pragma once
 /// @file global_alignment.hpp
-/// @brief The global alignment of a movie (movie-alignment.md §5): per-frame shifts to apply.
+/// @brief The global alignment of a movie (docs/movie_align.md#global-alignment): per-frame shifts to apply.
 #include <string>
 #include <vector>
 
@@ -51,9 +51,10 @@ GlobalAlignment align_measured_pairs(const std::vector<PairMeasurement>& measure
 /// The correlation options of `settings` at `sizes` (search radius in correlation pixels).
 CorrelationOptions correlation_options(const WorkingSizes& sizes, const GlobalSettings& settings);
 
-/// @brief Global alignment of N >= 3 frames of equal size (§5.1): filtered spectra, then pairs
-/// (all or banded) with the large-drift selection and robust least squares, or the sum mode; then the
-/// reference frame. Parallel over frames and pairs; results do not depend on the thread count.
+/// @brief Global alignment of N >= 3 frames of equal size
+/// (docs/movie_align.md#steps-of-the-global-stage): filtered spectra, then pairs (all or banded) with
+/// the large-drift selection and robust least squares, or the sum mode; then the reference frame.
+/// Parallel over frames and pairs; results do not depend on the thread count.
 /// @throw frost::Error(Usage) for fewer than 3 frames, frames of different sizes, or settings that
 /// working_sizes() rejects.
 GlobalAlignment align_global(const std::vector<View<const float>>& frames, const GlobalSettings& settings);

@@ -1,27 +1,30 @@
 #pragma once
 /// @file global_settings.hpp
-/// @brief Options of the global alignment (movie-alignment.md §3, §5) as the library takes them.
+/// @brief Options of the global alignment (docs/movie_align.md#command-line) as the library takes them.
 #include <string>
 
 namespace frost::motion {
 
-/// Sub-pixel refinement of a correlation maximum (§5.4, --subpixel).
+/// Sub-pixel refinement of a correlation maximum
+/// (docs/movie_align.md#peak-search-and-sub-pixel-refinement, --subpixel).
 enum class SubpixelMethod {
   Gauss3,    ///< separable three-point Gaussian fit (default; falls back to Parabolic)
   Parabolic, ///< separable three-point parabola (RELION)
   Centroid3  ///< 3x3 centroid (Xmipp GPU; biased, kept for compatibility)
 };
 
-/// How the correlation size C is rounded (§5.2, --fft-sizes). `advisor` is GPU-only.
+/// How the correlation size C is rounded
+/// (docs/movie_align.md#working-sizes-and-the-low-pass-filter, --fft-sizes). `advisor` is GPU-only.
 enum class FftSizeRule {
   Exact, ///< smallest even integer >= k·X
   Fast   ///< then the smallest even 2^a 3^b 5^c 7^d at or above it
 };
 
-/// Which frame has zero shift (§5.6, --reference).
+/// Which frame has zero shift (docs/movie_align.md#reference-frame, --reference).
 enum class ReferenceRule { Minimax, First, Middle, Index };
 
-/// Frame-pair correlation (FlexAlign) or frame versus sum of the others (§5.7, --global-mode).
+/// Frame-pair correlation (FlexAlign) or frame versus sum of the others
+/// (docs/movie_align.md#frame-versus-sum-mode, --global-mode).
 enum class GlobalMode { Pairs, Sum };
 
 /// @brief Everything the global stage needs besides the frames. Lengths in Å, shifts in
@@ -32,24 +35,24 @@ struct GlobalSettings {
   double max_shift = 50.0;      ///< S (--maxShift): search radius of one correlation [Å]
   FftSizeRule fft_sizes = FftSizeRule::Fast;
   /// Transform a centred window of the frame up to 10 % smaller (in pixel count) whose sides are
-  /// fast FFT sizes, instead of the whole frame (§5.2 "optional").
+  /// fast FFT sizes, instead of the whole frame (docs/movie_align.md#working-sizes-and-the-low-pass-filter).
   bool crop_frames = false;
   SubpixelMethod subpixel = SubpixelMethod::Gauss3;
   int max_pair_distance = 0;    ///< --max-pair-distance K: only pairs with j - i <= K (0 = all)
   double outlier_sigma = 3.0;   ///< --outlier-sigma
   int outlier_rounds = 10;      ///< --outlier-rounds
-  bool large_drift_bootstrap = true; ///< the pair selection of §5.5 item 3
+  bool large_drift_bootstrap = true; ///< docs/movie_align.md#pairs-beyond-the-search-radius
   ReferenceRule reference = ReferenceRule::Minimax;
   int reference_index = 0;      ///< frame for ReferenceRule::Index (0-based)
   GlobalMode mode = GlobalMode::Pairs;
   double sum_tolerance = 0.1;   ///< --sum-tol: stop when the rms increment is below this [px]
   int sum_iterations = 15;      ///< --sum-iter
-  int sum_group = 1;            ///< --group-global G: the sum mode aligns sums of G frames (§4.4)
+  int sum_group = 1;            ///< --group-global G: the sum mode aligns sums of G frames
   /// Pairs per batch (0 = automatic): on the CPU one thread's unit of work, on a device the maps
   /// held at once. Results never depend on it.
   int pair_batch = 0;
   /// Frames per window of the pair schedule (0 = all): pairs are visited window by window as
-  /// the GPU pipeline does (§10.1). Results never depend on it.
+  /// the GPU pipeline does (docs/movie_align.md#the-cuda-backend). Results never depend on it.
   int frame_window = 0;
 };
 

@@ -1,7 +1,8 @@
 #pragma once
 /// @file large_drift.hpp
 /// @brief Choice of the pairs whose correlation maxima can be trusted when the total drift exceeds
-/// the search radius (movie-alignment.md §5.5 item 3; EMPIAR-10196 in Appendix A §4.2.3).
+/// the search radius (docs/movie_align.md#pairs-beyond-the-search-radius; EMPIAR-10196 in the
+/// FlexAlign paper).
 #include <string>
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file pair_correlation.hpp
 /// @brief Pairwise correlation of filtered frame spectra and the measured relative displacement
-/// (movie-alignment.md §5.3, §5.4).
+/// (docs/movie_align.md#pair-correlation and #peak-search-and-sub-pixel-refinement).
 #include <vector>
 
 #include "frost/core/image.hpp"
@@ -23,7 +23,7 @@ std::vector<FramePair> frame_pairs(int frames, int max_distance);
 
 /// @brief The order in which `pairs` are correlated when only two windows of `window` frames are
 /// resident (0 = all frames): pairs inside window A, then A against each later window B, then A
-/// advances (Appendix A Algorithms 3-4). Returns indices into `pairs`; every pair once.
+/// advances (the FlexAlign paper, Algorithms 3-4). Returns indices into `pairs`; every pair once.
 std::vector<int> window_schedule(const std::vector<FramePair>& pairs, int frames, int window);
 
 /// What one correlation measured.

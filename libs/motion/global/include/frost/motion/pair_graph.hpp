@@ -1,7 +1,8 @@
 #pragma once
 /// @file pair_graph.hpp
 /// @brief Connectivity of frames through pair equations: the least-squares system has a unique
-/// solution (with d_0 = 0) only when every frame is linked to frame 0 (movie-alignment.md §5.5 item 2).
+/// solution (with d_0 = 0) only when every frame is linked to frame 0
+/// (docs/movie_align.md#robust-least-squares).
 #include <vector>
 
 namespace frost::motion {

@@ -1,11 +1,12 @@
 #pragma once
 /// @file pair_measurer.hpp
-/// @brief The data-parallel half of the global alignment (movie-alignment.md §5.1 steps 1-3):
-/// from the frames of a movie to filtered spectra and pair measurements. The alignment drivers
-/// (align_global, the patch stage, the sum mode) are written once against this interface; the
-/// host implementation runs FFTW on frames in RAM, the CUDA one (cuda/motion) cuFFT and kernels
-/// on frames resident on a GPU. Both run the same per-element rules (correlation_math.hpp) and
-/// finish every peak with refine_peak(), so their results agree within float rounding (§15.8).
+/// @brief The data-parallel half of the global alignment (step 2 of
+/// docs/movie_align.md#steps-of-the-global-stage): from the frames of a movie to filtered spectra
+/// and pair measurements. The alignment drivers (align_global, the patch stage, the sum mode) are
+/// written once against this interface; the host implementation runs FFTW on frames in RAM, the
+/// CUDA one (cuda/motion) cuFFT and kernels on frames resident on a GPU. Both run the same
+/// per-element rules (correlation_math.hpp) and finish every peak with refine_peak(), so their
+/// results agree within float rounding (docs/movie_align.md#cpu-and-gpu-equivalence).
 #include <utility>
 #include <vector>
 

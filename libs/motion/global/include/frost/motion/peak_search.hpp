@@ -1,7 +1,7 @@
 #pragma once
 /// @file peak_search.hpp
 /// @brief Maximum of a centred correlation map inside the search disc and its sub-pixel position
-/// (movie-alignment.md §5.4).
+/// (docs/movie_align.md#peak-search-and-sub-pixel-refinement).
 #include "frost/core/image.hpp"
 #include "frost/motion/global_settings.hpp"
 

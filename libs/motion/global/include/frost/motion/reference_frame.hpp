@@ -1,6 +1,6 @@
 #pragma once
 /// @file reference_frame.hpp
-/// @brief The frame whose shift is zero (movie-alignment.md §5.6) and the shifts to apply.
+/// @brief The frame whose shift is zero (docs/movie_align.md#reference-frame) and the shifts to apply.
 #include <vector>
 
 #include "frost/motion/global_settings.hpp"
@@ -13,7 +13,7 @@ namespace frost::motion {
 /// @throw frost::Error(Usage) for an index outside 0..N-1 or no positions.
 int choose_reference(const std::vector<Vec2>& positions, ReferenceRule rule, int index = 0);
 
-/// s_t = -(d_t - d_r): the shift to apply to frame t (DECISIONS.md 2), zero at the reference.
+/// s_t = -(d_t - d_r): the shift to apply to frame t (docs/conventions.md#shifts), zero at the reference.
 std::vector<Vec2> shifts_to_apply(const std::vector<Vec2>& positions, int reference);
 
 } // namespace frost::motion

@@ -1,7 +1,7 @@
 #pragma once
 /// @file shift_solver.hpp
 /// @brief Frame positions from pairwise displacements: weighted least squares with robust outlier
-/// rounds (movie-alignment.md §5.5 items 1-2; Appendix A eq. (1)-(3)).
+/// rounds (docs/movie_align.md#robust-least-squares; the FlexAlign paper, eqs. (1)-(3)).
 #include <vector>
 
 #include "frost/motion/motion_model.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 /// @file sum_alignment.hpp
-/// @brief Global mode `sum` (movie-alignment.md §5.7): every frame against the sum of the others,
-/// frames re-shifted after each iteration (RELION `alignPatch`, MotionCor2).
+/// @brief Global mode `sum` (docs/movie_align.md#frame-versus-sum-mode): every frame against the
+/// sum of the others, frames re-shifted after each iteration (RELION `alignPatch`, MotionCor2).
 #include <vector>
 
 #include "frost/core/image.hpp"

@@ -1,7 +1,8 @@
 #pragma once
 /// @file working_sizes.hpp
-/// @brief Sizes and sampling of the global alignment (movie-alignment.md §5.2): the transformed
-/// frame window M, the correlation grid C, the scale k, and the Gaussian low-pass H.
+/// @brief Sizes and sampling of the global alignment
+/// (docs/movie_align.md#working-sizes-and-the-low-pass-filter): the transformed frame window M, the
+/// correlation grid C, the scale k, and the Gaussian low-pass H.
 #include <string>
 
 #include "frost/core/image.hpp"
@@ -29,7 +30,8 @@ struct WorkingSizes {
   double scale = 0;         ///< k = Ts_b / Ts'
   double search_radius = 0; ///< rho = (S / Ts_b)·(C_x / M_x) [correlation px]
 
-  /// Ts_c = Ts_b·M/C per axis [Å/px] (uses M, not the frame size: §14 item 3).
+  /// Ts_c = Ts_b·M/C per axis [Å/px] (uses M, not the frame size: quirk 3 of
+  /// docs/movie_align.md#known-quirks-of-the-reference-programs-we-do-not-copy).
   double correlation_pixel_x() const { return pixel_size * static_cast<double>(transform.x) / static_cast<double>(correlation.x); }
   double correlation_pixel_y() const { return pixel_size * static_cast<double>(transform.y) / static_cast<double>(correlation.y); }
   /// Processing pixels per correlation pixel, M/C per axis.
@@ -49,8 +51,9 @@ index_t next_fast_even_size(index_t n);
 /// Largest even 7-smooth size <= n, or 0 when there is none (n < 2).
 index_t previous_fast_even_size(index_t n);
 
-/// @brief All sizes of §5.2 for a frame of width x height processing pixels.
-/// C = smallest even integer >= k·X_b per axis (then rounded up by the Fast rule), never above M.
+/// @brief All working sizes (docs/movie_align.md#working-sizes-and-the-low-pass-filter) for a frame
+/// of width x height processing pixels. C = smallest even integer >= k·X_b per axis (then rounded
+/// up by the Fast rule), never above M.
 /// @throw frost::Error(Usage) for k >= 1, non-positive lengths, or a frame smaller than 4x4.
 WorkingSizes working_sizes(index_t width, index_t height, const GlobalSettings& settings);
 

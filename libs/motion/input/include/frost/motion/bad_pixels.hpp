@@ -1,7 +1,7 @@
 #pragma once
 /// @file bad_pixels.hpp
 /// @brief Hot-pixel detection on the unaligned sum and replacement of every bad pixel in every
-/// frame (movie-alignment §4.2, formats §5.3).
+/// frame (docs/movie_align.md#gain-dark-defects-and-hot-pixels, docs/formats.md#defects-and-hot-pixels).
 ///
 /// A bad pixel of frame t takes the value of a good pixel drawn at random from its (2D+1)^2
 /// window (D = 2, or 4 for EER) when more than 6 good pixels are there, else a Gaussian draw

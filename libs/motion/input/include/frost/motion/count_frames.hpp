@@ -1,8 +1,8 @@
 #pragma once
 /// @file count_frames.hpp
-/// @brief `--low-memory` (movie-alignment.md §4.5): the selected frames of a movie kept as their
-/// stored integer counts (8 or 16 bits a pixel instead of a float32 frame), each corrected when
-/// a stage asks for it.
+/// @brief `--low-memory` (docs/movie_align.md#binning-and-memory): the selected frames of a movie
+/// kept as their stored integer counts (8 or 16 bits a pixel instead of a float32 frame), each
+/// corrected when a stage asks for it.
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 #pragma once
 /// @file defects.hpp
-/// @brief The bad-pixel mask of a movie (movie-alignment §4.2): MotionCor2 `x y w h` defect
-/// files, defect images (non-zero = bad), gain pixels of value 0.
+/// @brief The bad-pixel mask of a movie (docs/movie_align.md#gain-dark-defects-and-hot-pixels):
+/// MotionCor2 `x y w h` defect files, defect images (non-zero = bad), gain pixels of value 0.
 #include <cstdint>
 #include <string>
 #include <vector>

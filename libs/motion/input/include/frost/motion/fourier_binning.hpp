@@ -1,6 +1,6 @@
 #pragma once
 /// @file fourier_binning.hpp
-/// @brief Real-valued binning at load time (movie-alignment §4.5): FFT the frame, keep the
+/// @brief Real-valued binning at load time (docs/movie_align.md#binning-and-memory): FFT the frame, keep the
 /// central X_b x Y_b Fourier block with X_b = 2·round(X/(2b)), inverse FFT.
 #include <memory>
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file frame_correction.hpp
-/// @brief The corrected frame F = (R - D) ⊙ G (movie-alignment §4.2; Xmipp subtracts the dark,
-/// then multiplies by the gain).
+/// @brief The corrected frame F = (R - D) ⊙ G (docs/movie_align.md#gain-dark-defects-and-hot-pixels;
+/// Xmipp subtracts the dark, then multiplies by the gain).
 #include "frost/core/hd.hpp"
 #include "frost/core/shape.hpp"
 

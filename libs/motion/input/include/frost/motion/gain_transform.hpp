@@ -1,7 +1,7 @@
 #pragma once
 /// @file gain_transform.hpp
-/// @brief Orientation of gain, dark and defect references (movie-alignment §4.3): rotation by
-/// k·90° first, then a flip, with MotionCor2's -RotGain/-FlipGain semantics.
+/// @brief Orientation of gain, dark and defect references (docs/movie_align.md#reference-orientation):
+/// rotation by k·90° first, then a flip, with MotionCor2's -RotGain/-FlipGain semantics.
 #include <string>
 
 #include "frost/core/error.hpp"

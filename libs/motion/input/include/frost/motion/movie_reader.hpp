@@ -1,8 +1,8 @@
 #pragma once
 /// @file movie_reader.hpp
-/// @brief The movie as the alignment sees it (movie-alignment §4): frames of an MRC/MRCS, TIFF
-/// or EER file, selected by --frameRange, gain/dark corrected, bad pixels replaced, Fourier
-/// binned, as float32.
+/// @brief The movie as the alignment sees it (docs/movie_align.md#loading-frames): frames of an
+/// MRC/MRCS, TIFF or EER file, selected by --frameRange, gain/dark corrected, bad pixels replaced,
+/// Fourier binned, as float32.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -16,7 +16,7 @@
 
 namespace frost::motion {
 
-/// @brief Command-line choices that shape the loaded frames (names as in §3).
+/// @brief Command-line choices that shape the loaded frames (names as in docs/movie_align.md#command-line).
 struct MovieReadOptions {
   index_t first_frame = 0;  ///< --frameRange F (0-based)
   index_t last_frame = -1;  ///< --frameRange L (inclusive; -1 = last frame)

@@ -1,7 +1,8 @@
 #pragma once
 /// @file reference_images.hpp
-/// @brief Gain and dark references (movie-alignment §4.2, DECISIONS.md 1 and 5): read, oriented
-/// (§4.3), converted by the EER rules, checked against the frame size.
+/// @brief Gain and dark references (docs/movie_align.md#gain-dark-defects-and-hot-pixels,
+/// docs/formats.md#eer-gain-references): read, oriented (docs/movie_align.md#reference-orientation),
+/// converted by the EER rules, checked against the frame size.
 #include <string>
 
 #include "frost/core/image.hpp"
@@ -13,10 +14,10 @@ namespace frost::motion {
 struct GainOptions {
   GainTransform transform; ///< --gain-rot / --gain-flip
   bool invert = false;     ///< --gain-invert: use 1/g (0 stays 0)
-  /// TIFF references follow the movie's row-flip rule (DECISIONS.md 5), except Thermo `.gain`
-  /// files of EER movies, which are read unflipped (DECISIONS.md 1).
+  /// TIFF references follow the movie's row-flip rule (docs/formats.md#tiff-movies), except Thermo `.gain`
+  /// files of EER movies, which are read unflipped (docs/formats.md#eer-gain-references).
   bool tiff_flip_y = true;
-  bool eer = false; ///< the movie is EER: the rules of DECISIONS.md 1 apply
+  bool eer = false; ///< the movie is EER: the EER gain rules apply
 };
 
 /// @brief The multiplicative gain for frames of frame_width x frame_height (EER: the render grid).

@@ -1,6 +1,6 @@
 #pragma once
 /// @file local_alignment.hpp
-/// @brief The local alignment of a movie (movie-alignment.md §6): patch grid, patch stacks,
+/// @brief The local alignment of a movie (docs/movie_align.md#local-alignment): patch grid, patch stacks,
 /// per-patch alignment, B-spline fit, and the fallback to the global model.
 #include <optional>
 #include <string>
@@ -37,13 +37,12 @@ struct LocalAlignment {
   std::vector<std::string> warnings; ///< for the program's log
 };
 
-/// @brief Local alignment of the frames that `global` aligned (§6.1-6.5): make_patch_grid with
-/// P = patch_working_size(--minLocalRes / Ts_b), patch stacks at the integer global offsets,
-/// align_patch for every patch (OpenMP over patches; each patch's result is independent of the
-/// thread count and stored at its index, so the whole result is deterministic), the targets
-/// -L (residual) or -D (total), fit_bspline_field on a BSplineField::make(LX, LY, LT, X_b, Y_b, N)
-/// grid, and the fallback to the global model when the fit fails or its RMSD exceeds
-/// settings.max_local_rmsd [processing px].
+/// @brief Local alignment of the frames that `global` aligned (docs/movie_align.md#local-alignment):
+/// make_patch_grid with P = patch_working_size(--minLocalRes / Ts_b), patch stacks at the integer global
+/// offsets, align_patch for every patch (OpenMP over patches; each patch's result is independent of the
+/// thread count and stored at its index, so the whole result is deterministic), the targets -L (residual)
+/// or -D (total), fit_bspline_field on a BSplineField::make(LX, LY, LT, X_b, Y_b, N) grid, and the fallback
+/// to the global model when the fit fails or its RMSD exceeds settings.max_local_rmsd [processing px].
 /// @throw frost::Error(Usage) for fewer than 3 frames, a frame count that differs from the
 /// global result, a movie smaller than one patch, control points < 3, or settings the global
 /// stage rejects.

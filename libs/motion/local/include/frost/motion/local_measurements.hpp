@@ -1,6 +1,6 @@
 #pragma once
 /// @file local_measurements.hpp
-/// @brief What the B-spline is fitted to (movie-alignment.md §6.3-6.4): per patch and frame the
+/// @brief What the B-spline is fitted to (docs/movie_align.md#aligning-one-patch): per patch and frame the
 /// residual displacement L_{p,t} or the total displacement D_{p,t} = d_t + L_{p,t}, as shifts to
 /// apply.
 #include <vector>

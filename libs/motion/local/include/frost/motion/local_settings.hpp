@@ -1,6 +1,6 @@
 #pragma once
 /// @file local_settings.hpp
-/// @brief Options of the local alignment (movie-alignment.md §3, §6) as the library takes them.
+/// @brief Options of the local alignment (docs/movie_align.md#command-line) as the library takes them.
 #include <string>
 
 #include "frost/motion/control_points.hpp"
@@ -12,10 +12,10 @@ namespace frost::motion {
 /// @brief Everything the local stage needs besides the frames and the global alignment.
 /// Lengths in Å, shifts in processing (binned) pixels.
 struct LocalSettings {
-  /// Correlation settings shared with the global stage (§6.3: same filter formula, search radius
-  /// in Å, pair band, robust solve, sub-pixel method, size rule). `mode`, `crop_frames` and the
-  /// reference rule are ignored: patches always correlate pairs, transform the whole patch and
-  /// take the global reference as gauge.
+  /// Correlation settings shared with the global stage (docs/movie_align.md#aligning-one-patch:
+  /// same filter formula, search radius in Å, pair band, robust solve, sub-pixel method, size
+  /// rule). `mode`, `crop_frames` and the reference rule are ignored: patches always correlate
+  /// pairs, transform the whole patch and take the global reference as gauge.
   GlobalSettings correlation;
   double min_local_resolution = 500.0; ///< --minLocalRes: requested patch edge [Å]
   int patches_x = 0, patches_y = 0;    ///< --patches NX NY (0: from --minLocalRes)
@@ -24,8 +24,9 @@ struct LocalSettings {
   LocalModelKind model = LocalModelKind::Residual; ///< --local-model
   double bspline_lambda = 0;           ///< --bspline-lambda
   double max_local_rmsd = 2.0;         ///< --max-local-rmsd: fall back to the global model above this [px]
-  /// §6.2 rounding correction: subtract the window mean of the rounding residuals of the global
-  /// offsets. Only tests switch it off (it is the regression guard of §15.5).
+  /// The rounding correction of docs/movie_align.md#patch-stacks-and-the-rounding-correction:
+  /// subtract the window mean of the rounding residuals of the global offsets. Only tests switch it
+  /// off (it is the regression guard of the local-accuracy tests).
   bool rounding_correction = true;
 };
 
@@ -34,9 +35,10 @@ std::string to_string(LocalModelKind kind);
 /// @brief "residual" or "total". @throw frost::Error(Usage) otherwise.
 LocalModelKind parse_local_model(const std::string& text);
 
-/// @brief Working patch size P for a requested edge of `requested` processing pixels (§6.1): the
-/// smallest even size >= requested (`Exact`) or the smallest even 7-smooth size (`Fast`), never
-/// above the largest even size <= `limit` (the smaller frame side) when requested fits there.
+/// @brief Working patch size P for a requested edge of `requested` processing pixels
+/// (docs/movie_align.md#patch-grid): the smallest even size >= requested (`Exact`) or the smallest
+/// even 7-smooth size (`Fast`), never above the largest even size <= `limit` (the smaller frame
+/// side) when requested fits there.
 int patch_working_size(double requested, FftSizeRule rule, int limit);
 
 } // namespace frost::motion

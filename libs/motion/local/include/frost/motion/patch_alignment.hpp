@@ -1,7 +1,7 @@
 #pragma once
 /// @file patch_alignment.hpp
-/// @brief Alignment of one patch stack (movie-alignment.md §6.3) and its local residual
-/// displacement L_t (§6.2).
+/// @brief Alignment of one patch stack (docs/movie_align.md#aligning-one-patch) and its local residual
+/// displacement L_t (docs/movie_align.md#patch-stacks-and-the-rounding-correction).
 #include <string>
 #include <vector>
 
@@ -47,7 +47,8 @@ PatchTrack align_patch(View<const float> stack, const PatchOffsets& offsets, con
 PatchTrack align_patch(const std::vector<PairMeasurement>& measured, int frames, const WorkingSizes& sizes,
                        const PatchOffsets& offsets, const GlobalSettings& settings, bool rounding_correction);
 
-/// The sizes a P x P patch is correlated at (§6.3: C_p = fast/exact size >= k·P).
+/// The sizes a P x P patch is correlated at (docs/movie_align.md#aligning-one-patch: C_p =
+/// fast/exact size >= k·P).
 WorkingSizes patch_working_sizes(int patch_size, const GlobalSettings& settings);
 
 } // namespace frost::motion

@@ -1,10 +1,10 @@
 #pragma once
 /// @file patch_measurer.hpp
-/// @brief The data-parallel half of the local alignment (movie-alignment.md §6.2-6.3): patch
-/// stacks of many patches and the pair measurements of each. align_local() is written once
-/// against this interface; the host implementation fills each stack in RAM and measures it with
-/// FFTW (HostPairMeasurer), the CUDA one (cuda/motion) builds the stacks from frames resident on
-/// the GPU and measures batches of patches with cuFFT.
+/// @brief The data-parallel half of the local alignment
+/// (docs/movie_align.md#patch-stacks-and-the-rounding-correction): patch stacks of many patches and the
+/// pair measurements of each. align_local() is written once against this interface; the host implementation
+/// fills each stack in RAM and measures it with FFTW (HostPairMeasurer), the CUDA one (cuda/motion) builds
+/// the stacks from frames resident on the GPU and measures batches of patches with cuFFT.
 #include <cstddef>
 #include <utility>
 #include <vector>

@@ -1,8 +1,9 @@
 #pragma once
 /// @file patch_stack.hpp
-/// @brief The image stack of one local-alignment patch (movie-alignment.md §6.2): for every frame
-/// t, the sum over a sliding window of frames, each read at the integer offset round(d_f) of its
-/// global displacement, and the rounding correction that this integer read requires.
+/// @brief The image stack of one local-alignment patch
+/// (docs/movie_align.md#patch-stacks-and-the-rounding-correction): for every frame t, the sum over
+/// a sliding window of frames, each read at the integer offset round(d_f) of its global
+/// displacement, and the rounding correction that this integer read requires.
 #include <vector>
 
 #include "frost/core/image.hpp"

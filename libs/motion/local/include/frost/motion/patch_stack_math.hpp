@@ -1,7 +1,8 @@
 #pragma once
 /// @file patch_stack_math.hpp
-/// @brief Per-pixel rules of the patch image stacks (movie-alignment.md §6.2), shared by
-/// fill_patch_stack() and the CUDA patch kernel (cuda/motion).
+/// @brief Per-pixel rules of the patch image stacks
+/// (docs/movie_align.md#patch-stacks-and-the-rounding-correction), shared by fill_patch_stack() and
+/// the CUDA patch kernel (cuda/motion).
 #include "frost/core/hd.hpp"
 #include "frost/core/shape.hpp"
 

@@ -1,8 +1,8 @@
 #pragma once
 /// @file bspline_fit.hpp
-/// @brief Fitting the B-spline field to the per-patch measurements (movie-alignment.md §6.5):
-/// weighted least squares with a rank check, an optional ridge on second differences, and robust
-/// rounds that reject outlier equations.
+/// @brief Fitting the B-spline field to the per-patch measurements
+/// (docs/movie_align.md#fitting-the-coefficients): weighted least squares with a rank check, an
+/// optional ridge on second differences, and robust rounds that reject outlier equations.
 #include <string>
 #include <vector>
 
@@ -65,7 +65,8 @@ struct BSplineFitResult {
 /// along it) a tiny first-difference penalty along that axis makes the field flat there. Then
 /// residuals, sigma over the accepted equations, new outliers; stops when none is new or after
 /// outlier_rounds rounds, always re-solving after the last flagging. frost::Error(Runtime) when
-/// no usable equation is left (the caller then falls back to the global model, §6.5).
+/// no usable equation is left (the caller then falls back to the global model,
+/// docs/movie_align.md#fitting-the-coefficients).
 BSplineFitResult fit_bspline_field(const std::vector<PatchMeasurement>& measurements, const BSplineField& grid,
                                    const BSplineFitOptions& options = {});
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file control_points.hpp
-/// @brief How many B-spline control points the local model gets (movie-alignment.md §6.5,
-/// `--controlPoints LX LY LT` or `auto`).
+/// @brief How many B-spline control points the local model gets
+/// (docs/movie_align.md#fitting-the-coefficients, `--controlPoints LX LY LT` or `auto`).
 namespace frost::motion {
 
 /// Control points per axis, each counting the two extra end points (>= 3).

@@ -1,7 +1,8 @@
 #pragma once
 /// @file frame_loader.hpp
-/// @brief Frames made on demand instead of held in memory (`--low-memory`, movie-alignment.md
-/// §4.5): the streamed measurers and renderer of the stages call it whenever they need a frame.
+/// @brief Frames made on demand instead of held in memory (`--low-memory`,
+/// docs/movie_align.md#binning-and-memory): the streamed measurers and renderer of the stages call
+/// it whenever they need a frame.
 #include <functional>
 
 namespace frost::motion {

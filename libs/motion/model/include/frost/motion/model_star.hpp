@@ -1,9 +1,10 @@
 #pragma once
 /// @file model_star.hpp
-/// @brief The motion-model parts of the frost alignment STAR file (movie-alignment.md §8.2):
-/// model keys of data_general, data_global_shift, data_bspline_coefficients and data_local_shift.
-/// Everything is stored in raw (unbinned) pixels; shifts are shifts to apply (DECISIONS.md 2).
-/// Numbers this module writes are shortest exact decimals, so a model reads back bit-identical.
+/// @brief The motion-model parts of the frost alignment STAR file
+/// (docs/movie_align.md#the-frost-alignment-star): model keys of data_general, data_global_shift,
+/// data_bspline_coefficients and data_local_shift. Everything is stored in raw (unbinned) pixels;
+/// shifts are shifts to apply (docs/conventions.md#shifts). Numbers this module writes are shortest
+/// exact decimals, so a model reads back bit-identical.
 #include <string>
 #include <vector>
 

@@ -1,13 +1,13 @@
 #pragma once
 /// @file motion_model.hpp
-/// @brief The motion of one movie as frost stores it (movie-alignment.md §2, §6.4, §9): per-frame
-/// global shifts plus an optional cubic B-spline field, queried as the shift to apply at any
-/// pixel and any (fractional) frame.
+/// @brief The motion of one movie as frost stores it (docs/movie_align.md#the-b-spline-motion-model,
+/// #querying-the-motion): per-frame global shifts plus an optional cubic B-spline field, queried as
+/// the shift to apply at any pixel and any (fractional) frame.
 ///
-/// Conventions (DECISIONS.md 2, movie-alignment.md §2): the specimen point seen at output pixel x
-/// is at x + d_t(x) in frame t; the stored quantity is the shift to apply s_t(x) = -d_t(x), so the
-/// aligned frame is A_t(x) = F_t(x - s_t(x)). Pixel centres are at integer coordinates, x is the
-/// column index. Shifts are relative to the reference frame (s = 0 there for the global part).
+/// Conventions (docs/conventions.md#shifts, docs/movie_align.md#conventions): the specimen point seen
+/// at output pixel x is at x + d_t(x) in frame t; the stored quantity is the shift to apply s_t(x) =
+/// -d_t(x), so the aligned frame is A_t(x) = F_t(x - s_t(x)). Pixel centres are at integer coordinates,
+/// x is the column index. Shifts are relative to the reference frame (s = 0 there for the global part).
 #include <optional>
 #include <vector>
 
@@ -30,10 +30,10 @@ FROST_HD inline double bspline_basis(double u) {
   return 0.0;
 }
 
-/// @brief A cubic B-spline vector field over (x, y, t) (§6.4). Control points lx, ly, lt (each
-/// counting the two extra end points, >= 3), knot spacings hx = X/(lx-3), hy = Y/(ly-3),
-/// ht = N/(lt-3) (the full extent when l = 3), control indices -1..l-2, coefficient storage
-/// index (n+1)·lx·ly + (m+1)·lx + (l+1) for time n, row m, column l.
+/// @brief A cubic B-spline vector field over (x, y, t) (docs/movie_align.md#the-b-spline-motion-model).
+/// Control points lx, ly, lt (each counting the two extra end points, >= 3), knot spacings hx =
+/// X/(lx-3), hy = Y/(ly-3), ht = N/(lt-3) (the full extent when l = 3), control indices -1..l-2,
+/// coefficient storage index (n+1)·lx·ly + (m+1)·lx + (l+1) for time n, row m, column l.
 struct BSplineField {
   int lx = 0, ly = 0, lt = 0;
   double hx = 1, hy = 1, ht = 1;
@@ -73,7 +73,7 @@ struct MotionModel {
   /// global_shift(t) + local->evaluate(x, y, t); Total kind: local->evaluate(x, y, t). Without
   /// a local field both kinds return global_shift(t).
   Vec2 shift(double x, double y, double t) const;
-  /// The same for raw-pixel coordinates, returning raw pixels (§9 steps 1-2).
+  /// The same for raw-pixel coordinates, returning raw pixels.
   Vec2 shift_raw(double x_raw, double y_raw, double t) const;
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 /// @file patch_grid.hpp
-/// @brief Where the local-alignment patches lie (movie-alignment.md §6.1).
+/// @brief Where the local-alignment patches lie (docs/movie_align.md#patch-grid).
 #include <vector>
 
 #include "frost/motion/motion_model.hpp"
@@ -40,11 +40,10 @@ struct PatchGrid {
   }
 };
 
-/// @brief The §6.1 grid: counts ceil(X_b/P_req) unless given, border from the spread of the
-/// global trajectory, window W = X_b - 2B, step = P - ceil((n·P - W)/(n - 1)), start_i = B + i·step
-/// (first and last patch touch the window edges); one patch per axis is centred in the frame.
-/// frost::Error(Usage) when P > X_b (or Y_b), P or a count is not positive, or neither P nor
-/// P_req is given.
+/// @brief The patch grid (docs/movie_align.md#patch-grid): counts ceil(X_b/P_req) unless given, border from
+/// the spread of the global trajectory, window W = X_b - 2B, step = P - ceil((n·P - W)/(n - 1)), start_i = B
+/// + i·step (first and last patch touch the window edges); one patch per axis is centred in the frame.
+/// frost::Error(Usage) when P > X_b (or Y_b), P or a count is not positive, or neither P nor P_req is given.
 PatchGrid make_patch_grid(const PatchGridRequest& request);
 
 } // namespace frost::motion

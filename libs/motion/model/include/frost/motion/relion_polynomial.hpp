@@ -2,7 +2,7 @@
 /// @file relion_polynomial.hpp
 /// @brief RELION's local motion model (`ThirdOrderPolynomialModel`, `_rlnMotionModelVersion 1`)
 /// and its least-squares fit to frost's local field, for the `--ostar_motion` export
-/// (movie-alignment.md §8.3, formats-and-ecosystem.md §6.4).
+/// (docs/movie_align.md#relion-and-xmipp-exports, docs/formats.md#motion-star).
 ///
 /// Conventions, as RELION's `Micrograph::getShiftAt` and `ThirdOrderPolynomialModel::getShiftAt`
 /// (src/micrograph_model.cpp) evaluate them; per axis, 18 coefficients c:
@@ -11,8 +11,8 @@
 /// t = frame − rlnMicrographStartFrame (both 1-based: 0 at the first aligned frame, one per
 /// frame), x' = x / rlnImageSizeX − 0.5 with x the 0-based pixel column of the raw movie (y'
 /// likewise with rows and rlnImageSizeY), s in raw (unbinned) pixels, the shift to apply
-/// (DECISIONS.md 2). RELION adds s to the frame's global shift; both are 0 at t = 0. (RELION's
-/// own motion correction fits in its pre-scaled pixels when it bins early; the spec asks for raw
+/// (docs/conventions.md#shifts). RELION adds s to the frame's global shift; both are 0 at t = 0. (RELION's
+/// own motion correction fits in its pre-scaled pixels when it bins early; frost fits in raw
 /// pixels, which is what a reader adding s to the raw-pixel global shift expects.)
 #include <array>
 #include <vector>

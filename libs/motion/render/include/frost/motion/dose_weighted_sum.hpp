@@ -1,7 +1,8 @@
 #pragma once
 /// @file dose_weighted_sum.hpp
 /// @brief Streaming dose-weighted sum S_DW(k) = Σ_t w_t(k)·Â_t(k) / sqrt(Σ_t w_t(k)²)
-/// (movie-alignment.md §7.3): one forward FFT per added (aligned) frame, one inverse FFT at the end.
+/// (docs/movie_align.md#dose-weighting): one forward FFT per added (aligned) frame, one inverse FFT
+/// at the end.
 ///
 /// Scale: at low frequency S_DW ≈ (1/√N)·Σ_t A_t, not the plain sum. The result depends on the
 /// order in which frames are added (float accumulation), never on the thread count.

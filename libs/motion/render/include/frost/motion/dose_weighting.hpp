@@ -1,6 +1,6 @@
 #pragma once
 /// @file dose_weighting.hpp
-/// @brief Exposure-dependent weights of the dose-weighted sum (movie-alignment.md §7.3; Grant &
+/// @brief Exposure-dependent weights of the dose-weighted sum (docs/movie_align.md#dose-weighting; Grant &
 /// Grigorieff 2015 as RELION codes it).
 ///
 /// Critical exposure N_e(k) = 0.245·k^−1.665 + 2.81 e⁻/Å² (k in 1/Å). The dose of absolute frame

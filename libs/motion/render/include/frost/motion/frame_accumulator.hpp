@@ -1,7 +1,7 @@
 #pragma once
 /// @file frame_accumulator.hpp
-/// @brief The sums of movie-alignment.md §7.2/§7.3, built one frame at a time so that a program
-/// can warp and accumulate without holding every warped frame.
+/// @brief The sums of docs/movie_align.md#sums and #dose-weighting, built one frame at a time so
+/// that a program can warp and accumulate without holding every warped frame.
 ///
 /// The accumulator is made for a range of absolute frames [first_frame, first_frame + count)
 /// (`--frameRangeSum`). Frames are added in increasing order (aligned and unaligned frames each
@@ -29,7 +29,7 @@ struct SumOptions {
   bool unaligned_sum = false;  ///< Σ F_t (`--oavgInitial`)
   bool halves = false;         ///< sums over even / odd absolute frame indices (`--ohalves`)
   bool aligned_frames = false; ///< the aligned stack (`--oaligned`), held in memory
-  bool dose_weighted = false;  ///< S_DW (§7.3); not changed by `normalization`
+  bool dose_weighted = false;  ///< S_DW (docs/movie_align.md#dose-weighting); not changed by `normalization`
   DoseSchedule dose;           ///< used when dose_weighted
   double pixel_size = 1.0;     ///< processing pixel size [Å/px], for the dose weights
   SumNormalization normalization = SumNormalization::Sum; ///< aligned, unaligned and half sums

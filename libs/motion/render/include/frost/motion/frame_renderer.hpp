@@ -1,9 +1,9 @@
 #pragma once
 /// @file frame_renderer.hpp
-/// @brief Where the render loop of movie-alignment.md §7 runs: the frames of one movie and what
-/// render_movie() computes from them. The host implementation is render_movie() on frames in RAM;
-/// the CUDA one (cuda/motion) warps, sums and dose-weights frames resident on a GPU with the
-/// per-pixel rules of warp_math.hpp.
+/// @brief Where the render loop of docs/movie_align.md#warping-and-summing runs: the frames of one
+/// movie and what render_movie() computes from them. The host implementation is render_movie() on
+/// frames in RAM; the CUDA one (cuda/motion) warps, sums and dose-weights frames resident on a GPU
+/// with the per-pixel rules of warp_math.hpp.
 #include <utility>
 
 #include "frost/core/image.hpp"

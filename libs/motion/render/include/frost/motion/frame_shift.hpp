@@ -1,6 +1,6 @@
 #pragma once
 /// @file frame_shift.hpp
-/// @brief The shift to apply at every pixel of one frame (movie-alignment.md §2, §7.1).
+/// @brief The shift to apply at every pixel of one frame (docs/movie_align.md#warping-a-frame).
 ///
 /// A frame is warped as A(x) = F(x − s(x)). FrameShift holds s for one frame in a form that is
 /// cheap per pixel: a constant (global models), the motion model at one frame (its B-spline

@@ -1,6 +1,7 @@
 #pragma once
 /// @file interpolation_method.hpp
-/// @brief How a frame is resampled at the shifted positions (`--interp`, movie-alignment.md §7.1).
+/// @brief How a frame is resampled at the shifted positions (`--interp`,
+/// docs/movie_align.md#warping-a-frame).
 #include <string>
 
 namespace frost::motion {

@@ -1,6 +1,6 @@
 #pragma once
 /// @file power_spectrum.hpp
-/// @brief The PSD written by `--opsd` (movie-alignment.md §7.4).
+/// @brief The PSD written by `--opsd` (docs/movie_align.md#power-spectrum).
 #include "frost/core/image.hpp"
 
 namespace frost::motion {

@@ -1,8 +1,8 @@
 #pragma once
 /// @file render_movie.hpp
 /// @brief The render loop for a movie held in memory: for every frame of the sum range, shift
-/// field from the model, warp, accumulate (movie-alignment.md §7). Streaming programs do the
-/// same loop themselves with FrameShift, warp_frame and FrameAccumulator.
+/// field from the model, warp, accumulate (docs/movie_align.md#warping-and-summing). Streaming
+/// programs do the same loop themselves with FrameShift, warp_frame and FrameAccumulator.
 #include "frost/core/image.hpp"
 #include "frost/motion/frame_accumulator.hpp"
 #include "frost/motion/frame_loader.hpp"

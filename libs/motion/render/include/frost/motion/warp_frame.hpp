@@ -1,6 +1,6 @@
 #pragma once
 /// @file warp_frame.hpp
-/// @brief Aligning one frame: A(x) = F(x − s(x)) (movie-alignment.md §2, §7.1).
+/// @brief Aligning one frame: A(x) = F(x − s(x)) (docs/movie_align.md#warping-a-frame).
 ///
 /// Methods:
 /// - BSpline3: the frame is prefiltered into cubic B-spline coefficients (frost::geom, mirror

@@ -1,8 +1,8 @@
 #pragma once
 /// @file warp_math.hpp
-/// @brief Per-pixel rules of the renderer (movie-alignment.md §7.1, §7.3), shared by the host
-/// warps and the CUDA render kernels (cuda/motion): the mirrored cubic B-spline taps of a sample
-/// position, the spline shift field at one pixel, and the dose weight of one frequency.
+/// @brief Per-pixel rules of the renderer (docs/movie_align.md#warping-a-frame and #dose-weighting),
+/// shared by the host warps and the CUDA render kernels (cuda/motion): the mirrored cubic B-spline taps
+/// of a sample position, the spline shift field at one pixel, and the dose weight of one frequency.
 #include <math.h>
 
 #include "frost/core/hd.hpp"
