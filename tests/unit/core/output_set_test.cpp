@@ -12,7 +12,7 @@
 namespace frost {
 namespace {
 
-bool exists(const std::string& p) {
+bool on_disk(const std::string& p) {
   struct stat st {};
   return ::stat(p.c_str(), &st) == 0;
 }
@@ -27,8 +27,8 @@ TEST(OutputSet, FilesAppearOnlyWhenTheSetCommits) {
   OutputSet set;
   write_text_file_atomic(a, "map");
   write_text_file_atomic(b, "fsc");
-  EXPECT_FALSE(exists(a));
-  EXPECT_FALSE(exists(b));
+  EXPECT_FALSE(on_disk(a));
+  EXPECT_FALSE(on_disk(b));
   EXPECT_EQ(entries(dir.path()), 2u); // the two temporaries
   EXPECT_EQ(set.paths(), (std::vector<std::string>{a, b}));
   set.commit();
@@ -78,7 +78,7 @@ TEST(OutputSet, AWriterThreadJoinsTheSetThroughUse) {
     write_text_file_atomic(b, "motion");
   });
   writer.join();
-  EXPECT_FALSE(exists(b));
+  EXPECT_FALSE(on_disk(b));
   set.commit();
   EXPECT_EQ(read_text_file(b), "motion");
 }
@@ -90,7 +90,7 @@ TEST(OutputSet, WithoutASetAFileCommitsAtOnce) {
     OutputSet set;
     set.commit(); // empty, and no longer current
     write_text_file_atomic(a, "now");
-    EXPECT_TRUE(exists(a));
+    EXPECT_TRUE(on_disk(a));
   }
   EXPECT_EQ(read_text_file(a), "now");
 }
