@@ -1,23 +1,56 @@
 #include "image_set.hpp"
 
+#include <cfloat>
 #include <cmath>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/image_location.hpp"
 #include "frost/metadata/metadata_file.hpp"
+#include "frost/metadata/value_text.hpp"
+#include "frost/metadata/particles.hpp"
 #include "frost/metadata/xmipp_relion.hpp"
+#include "data_paths.hpp"
 
 namespace frost::app {
 
-ImageTable read_image_table(const std::string& spec, double pixel_size) {
+ImageTable read_image_table(const std::string& spec, double pixel_option) {
   ImageTable t;
   t.path = spec;
-  meta::Block block = meta::read_block(spec);
-  if (block.has("rlnImageName")) block = meta::relion_to_xmipp(block, pixel_size);
+  const meta::BlockSpec parts = meta::split_block_spec(spec);
+  t.file = parts.file;
+  const meta::MetadataFile file = meta::MetadataFile::read(parts.file);
+  const meta::Block* chosen = nullptr;
+  if (parts.has_block) chosen = &file.block(parts.block);
+  else if (file.find("optics")) chosen = &meta::particle_block(file); // RELION 3.1+: data_optics comes first
+  else if (!file.blocks().empty()) chosen = &file.blocks().front();
+  else throw_input_error(parts.file, "no data_ block in the file");
+  meta::Block block = *chosen;
+
+  if (pixel_option > 0) {
+    t.pixel_size = pixel_option;
+    t.pixel_source = PixelSource::Option;
+  } else if ((t.pixel_size = metadata_pixel_size(file, block, parts.file)) > 0) {
+    t.pixel_source = PixelSource::File;
+  }
+  if (block.has("rlnImageName")) {
+    if (t.pixel_size <= 0 && (block.has("rlnOriginXAngst") || block.has("rlnOriginYAngst")))
+      throw_input_error(parts.file, "the origins are in Angstrom (rlnOriginXAngst) but the file gives no pixel size "
+                                    "(data_optics rlnImagePixelSize): give --pixel-size");
+    if (const meta::Block* optics = file.find("optics"); optics && optics != chosen) {
+      t.optics = *optics;
+      if (optics->has("rlnImageSize")) {
+        for (double v : meta::optics_doubles(*optics, block, "rlnImageSize"))
+          t.optics_box.push_back(static_cast<std::int64_t>(std::llround(v)));
+      }
+    }
+    // Å origins need the pixel size; pixel origins (3.0) and files without origins do not.
+    block = meta::relion_to_xmipp(block, t.pixel_size > 0 ? t.pixel_size : 1.0);
+  }
   meta::canonicalize_xmipp_labels(block);
   if (block.rows() > 0 && !block.has("image")) throw_input_error(spec, "no 'image' label (Xmipp) or rlnImageName (RELION)");
   if (block.has("enabled")) {
@@ -25,17 +58,33 @@ ImageTable read_image_table(const std::string& spec, double pixel_size) {
     std::vector<std::size_t> keep;
     for (std::size_t r = 0; r < enabled.size(); ++r)
       if (enabled[r] != -1) keep.push_back(r);
-    if (keep.size() != block.rows()) block.keep_rows(keep);
+    if (keep.size() != block.rows()) {
+      block.keep_rows(keep);
+      if (!t.optics_box.empty()) {
+        std::vector<std::int64_t> box;
+        for (std::size_t r : keep) box.push_back(t.optics_box[r]);
+        t.optics_box = std::move(box);
+      }
+    }
   }
-  const std::string file = meta::split_block_spec(spec).file;
   if (block.rows() > 0)
     for (const std::string& name : block.strings("image")) {
       meta::ImageLocation loc = meta::parse_image_location(name);
-      loc.path = meta::resolve_data_path(loc.path, file);
+      loc.path = meta::resolve_data_path(loc.path, parts.file);
       t.images.push_back(meta::format_image_location(loc));
     }
   t.rows = std::move(block);
   return t;
+}
+
+std::vector<std::string> image_files(const ImageTable& table) {
+  std::vector<std::string> files;
+  std::set<std::string> seen;
+  for (const std::string& image : table.images) {
+    std::string path = meta::strip_type_suffix(meta::parse_image_location(image).path);
+    if (seen.insert(path).second) files.push_back(std::move(path));
+  }
+  return files;
 }
 
 namespace {
@@ -61,6 +110,8 @@ private:
 
 } // namespace
 
+double max_image_norm(int even) { return std::sqrt(double(FLT_MAX) / (16.0 * double(even) * even)); }
+
 Shape first_image_shape(const ImageTable& table) {
   FROST_EXPECTS(!table.images.empty(), "first_image_shape of an empty table");
   Sources s(table.path);
@@ -84,12 +135,16 @@ Image<float> load_images(const ImageTable& table, std::size_t first, std::size_t
     if (s.x != box)
       throw_input_error(loc.path, "image size " + std::to_string(s.x) + " differs from the size of the other images, " +
                                       std::to_string(box) + " (" + where() + ")");
+    if (!table.optics_box.empty() && table.optics_box[row] != s.x)
+      throw_input_error(table.file, "data_optics rlnImageSize is " + std::to_string(table.optics_box[row]) +
+                                        " but the image is " + std::to_string(s.x) + " px (" + where() + ")");
     if (index >= src.count())
       throw_input_error(loc.path, "image " + std::to_string(index + 1) + " requested by " + where() +
                                       " but the file holds " + std::to_string(src.count()));
     item.resize(static_cast<std::size_t>(s.total()));
     src.read(index, item.data());
     float* dst = out.data() + k * std::size_t(even) * even;
+    double squares = 0;
     // Odd sizes: drop the last column and row (not centred, as Xmipp does). A NaN or Inf among the
     // pixels used would silently turn every CC of the image into NaN (no output row): an input error.
     for (int j = 0; j < even; ++j)
@@ -99,7 +154,12 @@ Image<float> load_images(const ImageTable& table, std::size_t first, std::size_t
           throw_input_error(loc.path, std::string(std::isnan(v) ? "NaN" : "Inf") + " at pixel (" + std::to_string(i) +
                                           ", " + std::to_string(j) + ") of " + where());
         dst[std::size_t(j) * even + i] = v;
+        squares += double(v) * v;
       }
+    if (std::sqrt(squares) > max_image_norm(even))
+      throw_input_error(loc.path, "pixel values too large for the single-precision alignment: the norm of " + where() +
+                                      " is " + meta::format_shortest(std::sqrt(squares)) + ", at most " +
+                                      meta::format_shortest(max_image_norm(even)) + " for " + std::to_string(even) + " px images");
   }
   return out;
 }

@@ -4,12 +4,16 @@
 // angular neighbourhoods and the best N references per image are written. CPU backend
 // (FFTW + threads), CUDA (`--device <ids>`, cuda/alignment) and MPI (images split over ranks,
 // results merged in input order on rank 0).
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "frost/alignment/backend.hpp"
@@ -18,10 +22,12 @@
 #include "frost/cuda/alignment.hpp"
 #endif
 #include "frost/cli/program.hpp"
+#include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "frost/core/threads.hpp"
 #include "frost/geometry/symmetry.hpp"
+#include "frost/metadata/metadata_file.hpp"
 #include "frost/metadata/value_text.hpp"
 #include "frost/mpi/run_ranks.hpp"
 #include "frost/mpi/split.hpp"
@@ -80,9 +86,9 @@ protected:
     p.flag("--allowInputSwap", "when there are more references than images, align the references to the images "
                                "(fewer precomputations; worse when the images are not centred)").in_section("Input/output");
     p.text_optional("--write-cc-matrix", "write the N_ref x N_img CC matrix (float32, row = reference)")
-        .meta("cc.bin").in_section("Input/output");
-    p.real("--pixel-size", 1.0, "pixel size [A] for the RELION STAR (shifts in A) and STAR inputs").at_least(1e-6)
-        .in_section("Input/output");
+        .meta("cc.bin").in_section("Input/output").output_file();
+    p.real("--pixel-size", 0, "pixel size [A] of the images; 0 = from -i (RELION data_optics rlnImagePixelSize, "
+                              "Xmipp samplingRate)").at_least(0).in_section("Input/output");
     p.text_optional("--oUpdatedRefs", "also write the per-reference weighted averages of the aligned images as "
                                       "<odir>/<base>.stk (SPIDER) and <odir>/<base>.xmd (blocks classes, "
                                       "class%06d_images)").meta("base").in_section("Input/output");
@@ -92,14 +98,14 @@ protected:
              "peak refinement of shift and rotation; none reproduces Xmipp's output").in_section("Alignment");
     p.integer("--shift-search", -1, "radius of the per-step shift search [px]; -1 = X/4").at_least(-1)
         .in_section("Alignment");
-    p.real("--max-shift", -1, "reject pairs whose final shift exceeds this [px]; -1 = off").at_least(-1)
+    p.real("--max-shift", -1, "reject pairs whose final shift exceeds this [px], > 0; -1 = off").at_least(-1)
         .in_section("Alignment");
     p.flag("--check-mirrors", "also align the X-mirrored image (rows get flip = 1 when it wins)").in_section("Alignment");
     p.choice("--fft-planning", "estimate", {"estimate", "measure"}, "FFTW planner rigor (estimate is reproducible)")
         .in_section("Alignment");
 
     p.text_optional("--volume", "project the references from this map instead of -r").meta("map.mrc")
-        .in_section("Volume mode");
+        .in_section("Volume mode").input_file();
     p.real("--sampling", 5, "angular step of the gallery [deg]").range(0.1, 90).in_section("Volume mode");
     p.text("--sym", "c1", "point-group symmetry of the map (gallery in one asymmetric unit)").in_section("Volume mode");
     p.real("--min-tilt", 0, "smallest tilt of the gallery [deg]").range(0, 180).in_section("Volume mode");
@@ -122,6 +128,44 @@ protected:
     if (params().get_real("--min-tilt") > params().get_real("--max-tilt"))
       throw_usage_error("--min-tilt must not exceed --max-tilt");
     geom::parse_symmetry(params().get_text("--sym"));
+    // A limit of 0 rejects every pose that moves the image at all (a sub-pixel shift is never
+    // exactly 0): the run would write nothing.
+    const double max_shift = params().get_real("--max-shift");
+    if (max_shift != -1 && !(max_shift > 0))
+      throw_usage_error("--max-shift " + meta::format_shortest(max_shift) +
+                        " rejects every pose that shifts the image; give a positive radius in px, or -1 for no limit");
+  }
+
+  /// Every file the run writes, the metadata -i and -r, and the image stacks they name: checked
+  /// before any work, --validate included (docs/conventions.md#checks-before-the-run).
+  void add_run_files(RunFiles& files) const override {
+    const std::string in = meta::split_block_spec(params().get_text("-i")).file;
+    files.input("-i", in);
+    const double pixel = pixel_option();
+    if (is_file(in)) {
+      images_ = app::read_image_table(params().get_text("-i"), pixel);
+      for (const std::string& f : app::image_files(*images_)) files.input("an image stack of -i " + in, f);
+    }
+    if (params().given("-r")) {
+      const std::string refs = meta::split_block_spec(params().get_text("-r")).file;
+      files.input("-r", refs);
+      if (is_file(refs)) {
+        refs_ = app::read_image_table(params().get_text("-r"), pixel);
+        for (const std::string& f : app::image_files(*refs_)) files.input("an image stack of -r " + refs, f);
+      }
+    }
+    const Outputs o = outputs();
+    files.output("-o", o.xmd_first ? o.xmd : o.star);
+    files.output(o.xmd_first ? "the STAR beside -o" : "the XMD beside -o", o.xmd_first ? o.star : o.xmd);
+    if (!o.updated_refs.empty()) {
+      files.output("--oUpdatedRefs (stack)", o.updated_refs + ".stk");
+      files.output("--oUpdatedRefs (metadata)", o.updated_refs + ".xmd");
+    }
+    if (params().given("--save-gallery")) {
+      const std::string base = params().get_text("--save-gallery");
+      files.output("--save-gallery (stack)", base + ".mrcs");
+      files.output("--save-gallery (metadata)", base + ".xmd");
+    }
   }
 
   int run() override {
@@ -129,6 +173,30 @@ protected:
   }
 
 private:
+  static bool is_file(const std::string& path) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(path, ec);
+  }
+
+  /// --pixel-size, or 0 when the images' metadata is to give it.
+  double pixel_option() const { return params().get_real("--pixel-size"); }
+
+  /// The files -o, --odir and --oUpdatedRefs name.
+  struct Outputs {
+    std::string xmd, star, updated_refs; ///< updated_refs: the base, empty without the option
+    bool xmd_first = true;               ///< -o names the .xmd (else the .star)
+  };
+  Outputs outputs() const {
+    Outputs o;
+    const std::string odir = params().get_text("--odir");
+    const std::string out = join_output(odir, params().get_text("-o"));
+    o.xmd_first = !(out.size() > 5 && out.compare(out.size() - 5, 5, ".star") == 0);
+    o.xmd = o.xmd_first ? out : sibling(out, ".xmd");
+    o.star = o.xmd_first ? sibling(out, ".star") : out;
+    if (params().given("--oUpdatedRefs")) o.updated_refs = join_output(odir, params().get_text("--oUpdatedRefs"));
+    return o;
+  }
+
   /// Callers format the count with %f ("8.000000"); non-integral values and N < 1 are usage errors.
   static std::size_t parse_keep_best(const std::string& text) {
     double v = 0;
@@ -177,50 +245,63 @@ private:
       throw Error(ExitCode::Device, "frost_align_significant: GPU alignment requested but frost was built without CUDA; "
                                     "use --device cpu");
 #endif
-    const double pixel = params().get_real("--pixel-size");
     const std::string input = params().get_text("-i");
 
     // Inputs and checks, in the order of docs/align_significant.md#checks-and-normalisation.
-    app::ImageTable images = app::read_image_table(input, pixel);
+    // The tables were read while the run files were collected (add_run_files).
+    app::ImageTable images = images_ ? std::move(*images_) : app::read_image_table(input, pixel_option());
     if (images.rows.rows() == 0) throw_input_error(input, "no enabled images");
+    const Shape is = app::first_image_shape(images);
+    if (is.x != is.y) throw_input_error(input, "images must be square (got " + to_string(is) + ")");
     app::ImageTable ref_table;
-    app::Gallery gallery;
+    app::ReferenceInfo ref_info;
     const bool volume_mode = params().given("--volume");
     std::string ref_name;
     if (volume_mode) {
       ref_name = params().get_text("--volume");
-      gallery = app::make_gallery(ref_name, params().get_real("--sampling"), params().get_text("--sym"),
-                                  params().get_real("--min-tilt"), params().get_real("--max-tilt"));
-      if (rank == 0 && params().given("--save-gallery")) app::save_gallery(gallery, params().get_text("--save-gallery"));
+      ref_info.angles = app::gallery_directions(params().get_real("--sampling"), params().get_text("--sym"),
+                                                params().get_real("--min-tilt"), params().get_real("--max-tilt"));
     } else {
       ref_name = params().get_text("-r");
-      ref_table = app::read_image_table(ref_name, pixel);
+      ref_table = refs_ ? std::move(*refs_) : app::read_image_table(ref_name, pixel_option());
       if (ref_table.rows.rows() < 2)
         throw_input_error(ref_name, "needs at least 2 enabled references (has " + std::to_string(ref_table.rows.rows()) + ")");
-      gallery.info = app::read_reference_info(ref_table);
+      ref_info = app::read_reference_info(ref_table);
+      const Shape rs = app::first_image_shape(ref_table);
+      if (rs.x != is.x || rs.y != is.y)
+        throw_input_error(input, "images are " + std::to_string(is.x) + "x" + std::to_string(is.y) + " px but the references (" +
+                                     ref_name + ") are " + std::to_string(rs.x) + "x" + std::to_string(rs.y) + " px");
     }
-    const std::size_t n_ref = gallery.info.angles.size(), n_img = images.rows.rows();
+    const std::size_t n_ref = ref_info.angles.size(), n_img = images.rows.rows();
     if (keep_best_ > n_ref)
       throw_input_error(ref_name, "--keepBestN " + std::to_string(keep_best_) + " is larger than the number of references (" +
                                       std::to_string(n_ref) + ")");
-    const Shape is = app::first_image_shape(images);
-    const Shape rs = volume_mode ? gallery.images.shape() : app::first_image_shape(ref_table);
-    if (is.x != is.y) throw_input_error(input, "images must be square (got " + to_string(is) + ")");
-    if (rs.x != is.x || rs.y != is.y)
-      throw_input_error(input, "images are " + std::to_string(is.x) + "x" + std::to_string(is.y) + " px but the references (" +
-                                   ref_name + ") are " + std::to_string(rs.x) + "x" + std::to_string(rs.y) + " px");
     const int box = static_cast<int>(is.x);
     if (box < 6) throw_input_error(input, "images of " + std::to_string(box) + " px are too small (at least 6, better 16)");
     if (box % 2 != 0 && rank == 0)
       log_warning("odd image size " + std::to_string(box) + ": the last column and row are dropped (as Xmipp does); the "
                   "particle centre moves by half a pixel");
     const int even = box - box % 2;
+    const double pixel = resolve_pixel_size(images, volume_mode ? nullptr : &ref_table, rank);
+    const mpi::Range mine = mpi::split_range(n_img, rank, size);
+    check_sizes(even, n_ref, n_img, mine.size(), volume_mode);
+
+    // Every output of the run appears together at the end, or none does (docs/conventions.md#atomic-writes).
+    std::optional<OutputSet> output_set;
+    if (rank == 0) output_set.emplace();
 
     // Data: all references, this rank's contiguous share of the images.
     const auto t_load = Clock::now();
-    Image<float> refs = volume_mode ? std::move(gallery.images) : app::load_images(ref_table, 0, n_ref, box);
-    if (volume_mode && box % 2 != 0) refs = crop_even(refs);
-    const mpi::Range mine = mpi::split_range(n_img, rank, size);
+    Image<float> refs;
+    if (volume_mode) {
+      app::Gallery gallery = app::make_gallery(ref_name, std::move(ref_info.angles), box);
+      if (rank == 0 && params().given("--save-gallery"))
+        app::save_gallery(gallery, params().get_text("--save-gallery"), pixel);
+      refs = box % 2 != 0 ? crop_even(gallery.images) : std::move(gallery.images);
+      ref_info = std::move(gallery.info);
+    } else {
+      refs = app::load_images(ref_table, 0, n_ref, box);
+    }
     Image<float> local = app::load_images(images, mine.begin, mine.size(), box);
     const double load_s = since(t_load);
 
@@ -261,6 +342,7 @@ private:
         for (std::size_t r = 0; r < n_ref; ++r)
           for (std::size_t i = 0; i < mine.size(); ++i) results[r * n_img + mine.begin + i] = part[r * mine.size() + i];
       }
+      check_pair_results(results, images, ref_info, n_img, mine);
     }
     const double align_s = since(t_align);
 #if FROST_HAVE_MPI
@@ -273,44 +355,129 @@ private:
     const auto t_weights = Clock::now();
     std::vector<float> cc(results.size());
     for (std::size_t k = 0; k < results.size(); ++k) cc[k] = results[k].cc;
-    const auto weights = align::significance_weights(cc, n_ref, n_img, gallery.info.angles, params().get_real("--angDistance"));
+    const auto weights = align::significance_weights(cc, n_ref, n_img, ref_info.angles, params().get_real("--angDistance"));
     const auto rows = align::assign_best(cc, weights, n_ref, n_img, keep_best_, params().flag_value("--useWeightInsteadOfCC"));
     const double weights_s = since(t_weights);
+    check_assigned(rows, cc, n_ref, n_img, images);
 
     const auto t_write = Clock::now();
-    const std::string odir = params().get_text("--odir");
-    const std::string out = join_output(odir, params().get_text("-o"));
-    const std::filesystem::path parent = std::filesystem::path(out).parent_path();
-    if (!parent.empty()) {
-      std::error_code ec;
-      std::filesystem::create_directories(parent, ec);
-      if (ec) throw_input_error(parent.string(), "cannot create the output directory: " + ec.message());
-    }
-    const bool star_out = out.size() > 5 && out.compare(out.size() - 5, 5, ".star") == 0;
-    const std::string xmd_path = star_out ? sibling(out, ".xmd") : out, star_path = star_out ? out : sibling(out, ".star");
-    const meta::Block block = app::result_block(images, gallery.info, rows, results);
-    app::write_results(block, xmd_path, star_path, pixel, even);
+    const Outputs o = outputs();
+    const meta::Block block = app::result_block(images, ref_info, rows, results, o.xmd);
+    app::write_results(block, o.xmd, o.star, images, pixel, even);
     if (params().given("--write-cc-matrix")) app::write_cc_matrix(params().get_text("--write-cc-matrix"), cc);
-    if (params().given("--oUpdatedRefs")) {
+    if (!o.updated_refs.empty()) {
       if (keep_best_ > 1)
         log_info("--oUpdatedRefs with --keepBestN " + std::to_string(keep_best_) +
                  ": an image contributes to the average of every reference it is kept for");
       // This rank aligned only its share of the images; the averages need all of them.
       const Image<float> all = mine.size() == n_img ? std::move(local) : app::load_images(images, 0, n_img, box);
       const align::ClassAverages classes = align::class_averages(all.cview(), rows, results, n_ref);
-      app::write_updated_references(join_output(odir, params().get_text("--oUpdatedRefs")), classes, gallery.info,
-                                    block, rows);
+      app::write_updated_references(o.updated_refs, classes, ref_info, block, o.xmd, rows);
     }
+    output_set->commit();
     const double write_s = since(t_write);
 
     char line[320];
     std::snprintf(line, sizeof line,
                   "%zu rows for %zu images -> %s, %s; %.0f pairs/s; time [s]: load %.2f, align %.2f, weights %.2f, "
                   "write %.2f, wall %.2f",
-                  rows.size(), n_img, xmd_path.c_str(), star_path.c_str(), double(n_ref * n_img) / std::max(1e-9, align_s),
+                  rows.size(), n_img, o.xmd.c_str(), o.star.c_str(), double(n_ref * n_img) / std::max(1e-9, align_s),
                   load_s, align_s, weights_s, write_s, since(t_start));
     log_info(line);
     return 0;
+  }
+
+  /// The pixel size written to the outputs: --pixel-size, else the images' metadata, else the
+  /// references' (1 Å/px with a warning when none states one). References whose metadata states
+  /// another pixel size than the images' are an input error.
+  double resolve_pixel_size(app::ImageTable& images, const app::ImageTable* refs, int rank) const {
+    const bool both = refs && images.pixel_source == app::PixelSource::File && refs->pixel_source == app::PixelSource::File;
+    if (both && std::abs(images.pixel_size - refs->pixel_size) > 1e-3 * images.pixel_size)
+      throw_input_error(refs->file, "the references are at " + meta::format_shortest(refs->pixel_size) +
+                                        " A/px but the images (" + images.file + ") at " +
+                                        meta::format_shortest(images.pixel_size) + " A/px");
+    if (images.pixel_size <= 0 && refs && refs->pixel_size > 0) {
+      images.pixel_size = refs->pixel_size;
+      images.pixel_source = refs->pixel_source;
+    }
+    if (images.pixel_size > 0) return images.pixel_size;
+    if (rank == 0)
+      log_warning(images.file + " gives no pixel size and --pixel-size was not given: the STAR output says 1 A/px");
+    return 1.0;
+  }
+
+  /// Size-like options against the input, before anything large is allocated.
+  void check_sizes(int even, std::size_t n_ref, std::size_t n_img, std::size_t n_local, bool volume_mode) const {
+    const long long search = params().get_int("--shift-search");
+    if (search > even / 2)
+      throw_usage_error("--shift-search " + std::to_string(search) + " px is more than half the image size (" +
+                        std::to_string(even / 2) + " px for " + std::to_string(even) + " px images)");
+    // The references, this rank's images, the N_ref x N_img results (and their copy for this
+    // rank), CCs and weights must fit in this machine's memory; otherwise the run would end in
+    // an out-of-memory error or swap for hours.
+    const double pixels = double(even) * even;
+    const double pairs = double(n_ref) * double(n_img);
+    const double need = 4 * pixels * double(n_ref + n_local) + pairs * (2 * sizeof(align::PairResult) + 2 * sizeof(float));
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+    const double have = pages > 0 && page > 0 ? double(pages) * double(page) : 0;
+    if (have > 0 && need > have) {
+      const auto gib = [](double bytes) { return meta::format_shortest(std::round(bytes / (1 << 30) * 10) / 10); };
+      throw Error(ExitCode::Runtime,
+                  std::to_string(n_ref) + " references" +
+                      (volume_mode ? " (--sampling " + meta::format_shortest(params().get_real("--sampling")) + ")" : "") +
+                      " x " + std::to_string(n_img) + " images of " + std::to_string(even) + " px need about " + gib(need) +
+                      " GiB of host memory, more than this machine has (" + gib(have) + " GiB)" +
+                      (volume_mode ? "; use a coarser --sampling" : "; split the images over MPI ranks or runs"));
+    }
+  }
+
+  /// A pair whose CC is NaN or +Inf, or whose pose is not finite (a rejected pair has CC −Inf),
+  /// means the alignment went wrong: an error naming the image and the reference, before
+  /// anything is written.
+  static void check_pair_results(const std::vector<align::PairResult>& results, const app::ImageTable& images,
+                                 const app::ReferenceInfo& refs, std::size_t n_img, const mpi::Range& mine) {
+    for (std::size_t r = 0; r < refs.ids.size(); ++r)
+      for (std::size_t i = mine.begin; i < mine.begin + mine.size(); ++i) {
+        const align::PairResult& p = results[r * n_img + i];
+        bool finite = !std::isnan(p.cc) && p.cc != std::numeric_limits<float>::infinity() && std::isfinite(p.flip);
+        for (float v : {p.pose.a00, p.pose.a01, p.pose.a02, p.pose.a10, p.pose.a11, p.pose.a12})
+          finite = finite && std::isfinite(v);
+        if (!finite)
+          throw Error(ExitCode::Runtime, "the alignment of image " + images.images[i] + " (row " + std::to_string(i + 1) +
+                                             " of " + images.path + ") with reference " + std::to_string(refs.ids[r]) +
+                                             " gave a non-finite CC or pose; nothing was written");
+      }
+  }
+
+  /// A run that would write no row is an error naming its cause; images left without a row are
+  /// counted in a warning.
+  void check_assigned(const std::vector<align::Assignment>& rows, const std::vector<float>& cc, std::size_t n_ref,
+                      std::size_t n_img, const app::ImageTable& images) const {
+    std::vector<char> has_row(n_img, 0);
+    for (const align::Assignment& a : rows) has_row[a.image] = 1;
+    std::size_t without = 0, all_rejected = 0;
+    for (std::size_t i = 0; i < n_img; ++i) {
+      if (has_row[i]) continue;
+      ++without;
+      bool rejected = true;
+      for (std::size_t r = 0; r < n_ref && rejected; ++r) rejected = cc[r * n_img + i] == -std::numeric_limits<float>::infinity();
+      all_rejected += rejected;
+    }
+    if (without == 0) return;
+    const double max_shift = params().get_real("--max-shift");
+    const std::string by_shift = all_rejected > 0 ? std::to_string(all_rejected) + " of them because --max-shift " +
+                                                        meta::format_shortest(max_shift) + " px rejected every pose"
+                                                  : std::string();
+    if (rows.empty())
+      throw Error(ExitCode::Runtime,
+                  "no image of " + images.path + " was assigned a reference" +
+                      (all_rejected == n_img ? ": --max-shift " + meta::format_shortest(max_shift) +
+                                                   " px rejected every pose; raise it, or -1 for no limit"
+                                             : ": no pose has a positive correlation" +
+                                                   (all_rejected > 0 ? " (" + by_shift + ")" : std::string())) +
+                      "; nothing was written");
+    log_warning(std::to_string(without) + " of " + std::to_string(n_img) + " images have no row (no pose with a positive "
+                "correlation" + (all_rejected > 0 ? "; " + by_shift : std::string()) + ")");
   }
 
   /// Drops the last column and row of every item (odd gallery sizes, as for the images).
@@ -324,6 +491,8 @@ private:
   }
 
   std::size_t keep_best_ = 1;
+  // Read while the run files are collected (the image stacks they name are inputs), used by the run.
+  mutable std::optional<app::ImageTable> images_, refs_;
 };
 
 } // namespace
