@@ -250,13 +250,20 @@ void check_settings_fit(const std::string& movie, const AlignOptions& o, const m
                       " " + std::to_string(lt));
 }
 
-/// Input error naming the movie when a shift of the model is NaN or Inf.
+/// Input error naming the movie and the stage when a shift or coefficient of the model is NaN or
+/// Inf: the metadata would carry it to every later program.
 void check_finite_model(const motion::MotionModel& model, const std::string& movie) {
   for (std::size_t t = 0; t < model.global.size(); ++t)
     if (!std::isfinite(model.global[t].x) || !std::isfinite(model.global[t].y))
       throw_input_error(movie, "the global alignment gives a NaN/Inf shift at frame " +
                                    std::to_string(model.first_frame + static_cast<int>(t)) +
                                    ": the movie's values overflow single precision; nothing was written");
+  if (!model.local) return;
+  for (const std::vector<double>* c : {&model.local->cx, &model.local->cy})
+    for (double v : *c)
+      if (!std::isfinite(v))
+        throw_input_error(movie, "the local alignment gives a NaN/Inf B-spline coefficient: the movie's values "
+                                 "overflow single precision; nothing was written");
 }
 
 void write_metadata(const std::string& path, const MovieFacts& facts, const motion::GlobalSettings& gs,

@@ -29,7 +29,8 @@ bool yes(const std::string& v) { return v == "yes"; }
 void define_align_options(cli::Params& p) {
   p.text_required("-i", "movie (.mrc/.mrcs/.tif/.tiff/.eer), or a text file with one movie per line (batch mode: "
                         "output names hold {movie}, the movie's name without folder and extension, or "
-                        "{movie_path}, its path without extension, which keeps movies of different folders apart)")
+                        "{movie_path}, its path without extension, relative to the working folder (outside it: "
+                        "absolute, without the leading /), which keeps movies of different folders apart)")
       .alias("--i").alias("--input").meta("movie").in_section(kIo).input_file();
   p.text_optional("-o", "alignment metadata: .star (frost layout) or .xmd (Xmipp layout); default <root>_align.star "
                         "beside the first output given (--oavg first); a run needs at least one output option")

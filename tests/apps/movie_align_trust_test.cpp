@@ -93,12 +93,12 @@ protected:
 
   /// Runs frost_movie_align (CPU, one thread) in the suite's folder (relative names as a user
   /// types them); stdout and stderr captured.
-  static Result align(const std::string& args) {
+  static Result align(const std::string& args) { return program("--device cpu --thr 1 --progress none " + args); }
+  static Result program(const std::string& args) {
     const auto start = test::Clock::now();
     const std::string log = file("align.log");
-    const int status = std::system(("cd " + dir_->path() + " && " + FROST_MOVIE_ALIGN_EXE +
-                                    " --device cpu --thr 1 --progress none " + args + " >" + log + ".out 2>" + log +
-                                    ".err")
+    const int status = std::system(("cd " + dir_->path() + " && " + FROST_MOVIE_ALIGN_EXE + " " + args + " >" + log +
+                                    ".out 2>" + log + ".err")
                                        .c_str());
     Result r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -163,6 +163,21 @@ TEST_F(MovieAlignTrust, AnOutputNamingAnInputOrAnotherOutputIsRefused) {
       EXPECT_FALSE(exists(file("x.mrc")));
       EXPECT_FALSE(exists(file("mic.mrc")));
     }
+}
+
+// Class 1, the trajectories subcommand: --out naming the alignment or the coordinates is refused.
+TEST_F(MovieAlignTrust, TrajectoriesNeverOverwriteTheirInputs) {
+  ASSERT_EQ(align("-i m.mrcs --skipLocalAlignment -o tr/align.star").exit_code, 0);
+  std::ofstream(file("tr/coords.star")) << "data_\nloop_\n_rlnCoordinateX\n_rlnCoordinateY\n10 20\n64 64\n";
+  const Snapshot inputs({file("tr/align.star"), file("tr/coords.star")});
+  for (const std::string out : {"tr/coords.star", "tr/align.star", "./tr/../tr/coords.star"}) {
+    const Result r = program("trajectories --alignment tr/align.star --coords tr/coords.star --out " + out);
+    EXPECT_EQ(r.exit_code, 2) << out << "\n" << r.err;
+    EXPECT_NE(r.err.find("--out '" + out + "' is the same file as --"), std::string::npos) << r.err;
+    inputs.expect_unchanged("trajectories --out " + out);
+  }
+  EXPECT_EQ(program("trajectories --alignment tr/align.star --coords tr/coords.star --out tr/traj.star").exit_code, 0);
+  EXPECT_TRUE(exists(file("tr/traj.star")));
 }
 
 // Class 12: without an output option the alignment would land beside the movie (the raw-data
