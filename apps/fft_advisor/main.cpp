@@ -35,6 +35,7 @@ public:
                 "  benchmark   measure the given size as is, for every allowed option combination\n"
                 "  cache       list | show KEY | clear | export FILE | import FILE | compact\n"
                 "  wisdom      CPU: plan --sizes with --fftw-effort and save FFTW wisdom for this machine\n"
+                "              (saved after every plan: an interrupted run keeps what it planned)\n"
                 "Example: frost_fft_advisor recommend --size 3838x3710 --mode crop --max-change 10"),
         line_(std::move(line)) {}
 
@@ -48,6 +49,7 @@ protected:
     request_from(params()); // usage errors surface before any work
     if (params().flag_value("--no-device") && s != "recommend")
       throw_usage_error(s + " measures and so needs a device; --no-device works with recommend only");
+    check_named_device();
   }
 
   int run() override {
@@ -59,6 +61,21 @@ protected:
 
 private:
   int run_advisor();
+  /// A GPU named by --device must exist, as in every frost program (exit 4): without one the
+  /// answer would silently be the CPU's.
+  void check_named_device() const {
+    const cli::Params& p = params();
+    if (!p.given("--device")) return;
+    const int id = static_cast<int>(p.get_int("--device"));
+    if (p.flag_value("--no-device"))
+      throw_usage_error("--device " + std::to_string(id) + " and --no-device contradict each other");
+    if (p.get_text("--backend") == "fftw")
+      throw_usage_error("--device " + std::to_string(id) + " names a GPU, but --backend fftw measures on the CPU");
+    DeviceSelection gpu;
+    gpu.cpu = false;
+    gpu.gpus = {id};
+    require_devices(gpu);
+  }
   SubcommandLine line_;
 };
 

@@ -41,7 +41,8 @@ void define_options(Params& p) {
   p.integer("--count", 10, "number of results printed").at_least(1).in_section("Sizes");
 
   p.choice("--backend", "auto", {"auto", "cuda", "fftw"}, "library to model and measure (auto: cuda when a GPU is visible)").in_section("Backend");
-  p.integer("--device", 0, "CUDA device ordinal").alias("-device").at_least(0).in_section("Backend");
+  p.integer("--device", 0, "CUDA device ordinal; when given, that GPU must exist (else exit 4)").alias("-device")
+      .at_least(0).in_section("Backend");
   p.flag("--no-device", "use the CUDA model without touching the driver (CPU-only machines)").in_section("Backend");
   p.integer("--threads", 1, "FFTW threads").at_least(1).in_section("Backend");
   p.choice("--fftw-effort", "measure", {"estimate", "measure", "patient", "exhaustive"}, "FFTW planner effort in find").in_section("Backend");

@@ -79,6 +79,7 @@ int run_wisdom(const cli::Params& p) {
   opts.rigor = effort;
   opts.threads = static_cast<int>(p.get_int("--threads"));
   int planned = 0;
+  bool saved = true;
   std::istringstream list(p.get_text("--sizes"));
   std::string item;
   while (std::getline(list, item, ',')) {
@@ -90,11 +91,14 @@ int run_wisdom(const cli::Params& p) {
                                   : kind == fft::Kind::C2R ? fft::FftSpec::c2r(s, place)
                                                            : fft::FftSpec::c2c(s, fft::Direction::Forward, place);
         planner->plan(spec, opts);
-        log_info("planned " + fft::to_string(spec) + " (" + fft::to_string(effort) + ")");
+        // Saved after every plan (merged and renamed into place, so always whole): a patient run
+        // stopped after an hour keeps the hour's wisdom.
+        saved = fft::save_fftw_wisdom(dir, fft::Precision::F32) && saved;
+        log_info("planned " + fft::to_string(spec) + " (" + fft::to_string(effort) + "), wisdom " +
+                 (saved ? "saved" : "NOT saved"));
         ++planned;
       }
   }
-  const bool saved = fft::save_fftw_wisdom(dir, fft::Precision::F32);
   std::cout << planned << " plan(s); wisdom " << (saved ? "saved to " : "NOT saved to ")
             << fft::fftw_wisdom_file(dir, fft::Precision::F32) << "\n";
   return saved ? 0 : 1;

@@ -18,13 +18,15 @@ struct MovieSummary {
   double seconds = 0;
 };
 
-/// @brief Default -o: `<oavg root>_align.star`, else `<movie root>_align.star`.
-std::string default_alignment_path(const std::string& movie, const OutputPaths& out);
+/// @brief Default -o: `<root>_align.star` of the first output given (--oavg first, then the
+/// order of --help), never beside the movie (the raw-data folder); "" when `out` names none.
+std::string default_alignment_path(const OutputPaths& out);
 
-/// @brief Aligns `movie` and writes every output named in `out` (atomically, each file complete or
-/// absent). frost::Error: Input (3) for unreadable files, fewer than 3 frames, reference size
-/// mismatches; Usage (2) for settings that do not fit this movie (frame ranges, missing pixel size,
-/// patches larger than the movie).
+/// @brief Aligns `movie` and writes every output named in `out` as one set (OutputSet: all appear
+/// together, or none). frost::Error: Input (3) for unreadable files, fewer than 3 frames, reference
+/// size mismatches, an output that would hold NaN/Inf (naming the stage) or overflow --float16;
+/// Usage (2) for settings that do not fit this movie (frame ranges, missing pixel size, more
+/// patches or control points than the movie holds), checked before the frames are loaded.
 MovieSummary align_movie(const std::string& movie, const AlignOptions& options, const OutputPaths& out);
 
 } // namespace frost::movie_align

@@ -8,6 +8,7 @@
 #include "fft_storage.hpp"
 #include "frost/core/error.hpp"
 #include "frost/io/image_ref.hpp"
+#include "frost/motion/defects.hpp"
 #include "frost/picture/png.hpp"
 #include "frost/tuning/options.hpp"
 
@@ -26,9 +27,13 @@ bool yes(const std::string& v) { return v == "yes"; }
 } // namespace
 
 void define_align_options(cli::Params& p) {
-  p.text_required("-i", "movie (.mrc/.mrcs/.tif/.tiff/.eer), or a text file with one movie per line (batch mode)")
-      .alias("--i").alias("--input").meta("movie").in_section(kIo);
-  p.text_optional("-o", "alignment metadata: .star (frost layout) or .xmd (Xmipp layout); default <oavg root>_align.star")
+  p.text_required("-i", "movie (.mrc/.mrcs/.tif/.tiff/.eer), or a text file with one movie per line (batch mode: "
+                        "output names hold {movie}, the movie's name without folder and extension, or "
+                        "{movie_path}, its path without extension, relative to the working folder (outside it: "
+                        "absolute, without the leading /), which keeps movies of different folders apart)")
+      .alias("--i").alias("--input").meta("movie").in_section(kIo).input_file();
+  p.text_optional("-o", "alignment metadata: .star (frost layout) or .xmd (Xmipp layout); default <root>_align.star "
+                        "beside the first output given (--oavg first); a run needs at least one output option")
       .alias("--o").meta("align.star").in_section(kIo);
   p.text_optional("--oavg", "aligned micrograph (dose weighted with --dose-weight)").meta("mic.mrc").in_section(kIo);
   p.text_optional("--oavg-nodw", "aligned micrograph, not dose weighted").alias("--oavg_nodw").meta("mic.mrc").in_section(kIo);
@@ -46,9 +51,13 @@ void define_align_options(cli::Params& p) {
   p.text_optional("--odrift-plot", "PNG drift plot: global trajectory, and the local model at the patch centres")
       .meta("drift.png").in_section(kIo);
   p.text_optional("--ostar_motion", "RELION per-micrograph motion STAR: global shifts and, with a local model, its "
-                                    "third-order polynomial fit (model version 1)")
+                                    "third-order polynomial fit (model version 1); with --gain-rot/--gain-flip/"
+                                    "--gain-invert it names the gain as applied, written beside it as "
+                                    "<gain>_rot<k>_flip<f>[_inverted].mrc (a defect image likewise)")
       .alias("--ostar-motion").meta("motion.star").in_section(kIo);
-  p.flag("--float16", "write images as MRC mode 12").in_section(kIo);
+  p.flag("--float16", "write images as MRC mode 12 (half precision, at most 65504: an image beyond that is an error; "
+                      "the --opsd spectrum is written divided by its median, values above 65504 clamped)")
+      .in_section(kIo);
   p.flag("--overwrite", "batch mode: align movies whose outputs already exist").in_section(kIo);
   p.real("--gpu-mem-fraction", 0.9, "fraction of the free GPU memory the batches may use (GPU only)")
       .range(0.05, 1.0).in_section("Execution");
@@ -64,16 +73,17 @@ void define_align_options(cli::Params& p) {
   p.integers("--frameRangeSum", {0, -1}, "first and last frame to sum; inside --frameRange (default: the same)")
       .alias("--frame-range-sum").in_section(kMovie);
   p.real("--bin", 1.0, "Fourier binning factor b >= 1 applied at load").at_least(1.0).in_section(kMovie);
-  p.text_optional("--gain", "multiplicative gain reference").alias("--gainImage").meta("gain.mrc").in_section(kMovie);
+  p.text_optional("--gain", "multiplicative gain reference (no negative value, some positive)").alias("--gainImage")
+      .meta("gain.mrc").in_section(kMovie).input_file();
   p.integer("--gain-rot", 0, "rotate the gain by k x 90 degrees (MotionCor2 -RotGain)").alias("--gain_rot").range(0, 3)
       .in_section(kMovie);
   p.integer("--gain-flip", 0, "0 none, 1 upside down, 2 left-right (after the rotation)").alias("--gain_flip")
       .range(0, 2).in_section(kMovie);
   p.flag("--gain-invert", "use 1/gain (0 stays 0)").alias("--gain_invert").in_section(kMovie);
   p.text_optional("--dark", "dark reference, subtracted before the gain").alias("--darkImage").meta("dark.mrc")
-      .in_section(kMovie);
+      .in_section(kMovie).input_file();
   p.text_optional("--defects", "defects: 'x y w h' text file or image (non-zero = bad)").meta("defects.txt")
-      .in_section(kMovie);
+      .in_section(kMovie).input_file();
   p.real("--hot-pixel-sigma", 0.0, "replace pixels of the unaligned sum above mean + k sigma (0 = off)")
       .at_least(0).in_section(kMovie);
   p.flag("--low-memory", "keep integer movies as their counts and apply dark/gain when a stage reads a frame "
@@ -132,8 +142,9 @@ void define_align_options(cli::Params& p) {
   p.choice("--interp", "bspline3", {"bspline3", "bilinear", "fourier"},
            "final interpolation (fourier: global-only models)").in_section(kSum);
   p.flag("--dose-weight", "dose weighting of --oavg").alias("--dose_weighting").in_section(kSum);
-  p.real("--dose-per-frame", 1.0, "dose per frame (per EER fraction) [e/A^2]").alias("--dose_per_frame").at_least(0)
-      .in_section(kSum);
+  p.real("--dose-per-frame", 1.0, "dose per frame (per EER fraction) [e/A^2]; needed by --dose-weight; when not "
+                                  "given, --ostar_motion records RELION's default of 1 (with a warning) and -o none")
+      .alias("--dose_per_frame").at_least(0).in_section(kSum);
   p.real("--pre-exposure", 0.0, "dose before the first frame [e/A^2]").alias("--preexposure").at_least(0)
       .in_section(kSum);
   p.real("--voltage", 300.0, "acceleration voltage [kV]: 100, 200 or 300").alias("--kV").in_section(kSum);
@@ -142,7 +153,21 @@ void define_align_options(cli::Params& p) {
   tuning::declare_tuning_options(p); // docs/tune.md#common-options: the GPU kernels' launches
 }
 
+namespace {
+
+const char* const kOutputOptions[] = {"-o",          "--oavg",        "--oavg-nodw",   "--oavgInitial",
+                                      "--oaligned",  "--ohalves",     "--opsd",        "--ostar_motion",
+                                      "--othumbnail", "--opsd-png",   "--odrift-plot"};
+
+} // namespace
+
 void validate_align_options(const cli::Params& p) {
+  // Without an output the alignment STAR would land beside the movie, in the raw-data folder.
+  bool any_output = false;
+  for (const char* o : kOutputOptions) any_output = any_output || p.given(o);
+  if (!any_output)
+    throw_usage_error("no output: give -o align.star, --oavg mic.mrc or another output option (see the "
+                      "Input/output section of --help)");
   const auto range = p.get_ints("--frameRange");
   if (range[0] < -1 || range[1] < -1) throw_usage_error("--frameRange: frames are >= 0 (or -1 for first/last)");
   if (range[1] >= 0 && range[0] > range[1])
@@ -293,7 +318,58 @@ OutputPaths output_paths(const cli::Params& p) {
   o.thumbnail = text("--othumbnail");
   o.psd_picture = text("--opsd-png");
   o.drift_plot = text("--odrift-plot");
+  reference_copies(p, o);
   return o;
+}
+
+std::vector<NamedPath> output_files(const OutputPaths& o, bool shared) {
+  std::vector<NamedPath> files;
+  const std::pair<const char*, const std::string*> named[] = {
+      {"-o", &o.alignment},          {"--oavg", &o.micrograph},           {"--oavg-nodw", &o.micrograph_nodw},
+      {"--oavgInitial", &o.initial}, {"--oaligned", &o.aligned_stack},     {"--opsd", &o.psd},
+      {"--ostar_motion", &o.relion_motion}, {"--othumbnail", &o.thumbnail}, {"--opsd-png", &o.psd_picture},
+      {"--odrift-plot", &o.drift_plot}};
+  for (const auto& [option, path] : named)
+    if (!path->empty()) files.push_back({option, *path});
+  if (!o.halves_root.empty()) {
+    files.push_back({"--ohalves (even frames)", o.halves_root + "_EVN.mrc"});
+    files.push_back({"--ohalves (odd frames)", o.halves_root + "_ODD.mrc"});
+  }
+  if (shared && !o.gain_copy.empty()) files.push_back({"the gain as applied (for --ostar_motion)", o.gain_copy});
+  if (shared && !o.defects_copy.empty())
+    files.push_back({"the defect image as applied (for --ostar_motion)", o.defects_copy});
+  return files;
+}
+
+namespace {
+
+/// The folder of `pattern` before its first `{` key ("" for the working folder), with a slash.
+std::string folder_before_keys(const std::string& pattern) {
+  const std::string fixed = pattern.substr(0, pattern.find('{'));
+  const std::size_t slash = fixed.find_last_of('/');
+  return slash == std::string::npos ? std::string() : fixed.substr(0, slash + 1);
+}
+
+std::string stem(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::size_t dot = name.find_last_of('.');
+  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
+
+} // namespace
+
+void reference_copies(const cli::Params& p, OutputPaths& o) {
+  if (o.relion_motion.empty()) return;
+  const long long rot = p.get_int("--gain-rot"), flip = p.get_int("--gain-flip");
+  const bool invert = p.flag_value("--gain-invert");
+  const std::string folder = folder_before_keys(o.relion_motion);
+  const std::string how = "_rot" + std::to_string(rot) + "_flip" + std::to_string(flip);
+  if (p.given("--gain") && (rot != 0 || flip != 0 || invert))
+    o.gain_copy = folder + stem(p.get_text("--gain")) + how + (invert ? "_inverted" : "") + ".mrc";
+  // A text defect file lists frame coordinates, which no transform changes (docs/movie_align.md).
+  if (p.given("--defects") && (rot != 0 || flip != 0) && motion::is_defect_image(p.get_text("--defects")))
+    o.defects_copy = folder + stem(p.get_text("--defects")) + how + ".mrc";
 }
 
 } // namespace frost::movie_align

@@ -1,5 +1,6 @@
 #include "batch.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sys/stat.h>
@@ -30,11 +31,14 @@ std::string stem_of(const std::string& path) {
   return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
 }
 
-std::string substitute(std::string pattern, const std::string& stem) {
-  const std::string key = "{movie}";
-  for (std::size_t at = pattern.find(key); at != std::string::npos; at = pattern.find(key, at + stem.size()))
-    pattern.replace(at, key.size(), stem);
+std::string substitute(std::string pattern, const std::string& key, const std::string& value) {
+  for (std::size_t at = pattern.find(key); at != std::string::npos; at = pattern.find(key, at + value.size()))
+    pattern.replace(at, key.size(), value);
   return pattern;
+}
+
+bool has_key(const std::string& pattern) {
+  return pattern.find("{movie}") != std::string::npos || pattern.find("{movie_path}") != std::string::npos;
 }
 
 std::string trim(const std::string& s) {
@@ -65,24 +69,52 @@ std::vector<std::string> read_movie_list(const std::string& path) {
   return movies;
 }
 
+std::string movie_path_key(const std::string& movie) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(fs::path(movie), ec).lexically_normal();
+  const fs::path cwd = fs::current_path(ec);
+  fs::path key = ec ? fs::path(movie).lexically_normal() : absolute.lexically_relative(cwd);
+  const bool outside = key.empty() || *key.begin() == "..";
+  if (outside) key = absolute.relative_path(); // absolute, without the root
+  return key.replace_extension().string();
+}
+
 OutputPaths outputs_for_movie(const OutputPaths& p, const std::string& movie) {
-  const std::string s = stem_of(movie);
-  return {substitute(p.alignment, s),       substitute(p.micrograph, s), substitute(p.micrograph_nodw, s),
-          substitute(p.initial, s),         substitute(p.aligned_stack, s), substitute(p.halves_root, s),
-          substitute(p.psd, s),             substitute(p.relion_motion, s),  substitute(p.thumbnail, s),
-          substitute(p.psd_picture, s),     substitute(p.drift_plot, s)};
+  const std::string name = stem_of(movie);
+  const std::string path = movie_path_key(movie);
+  auto expand = [&](const std::string& pattern) {
+    return substitute(substitute(pattern, "{movie_path}", path), "{movie}", name);
+  };
+  OutputPaths o = p;
+  for (std::string* f : {&o.alignment, &o.micrograph, &o.micrograph_nodw, &o.initial, &o.aligned_stack,
+                         &o.halves_root, &o.psd, &o.relion_motion, &o.thumbnail, &o.psd_picture, &o.drift_plot})
+    *f = expand(*f);
+  if (o.alignment.empty()) o.alignment = default_alignment_path(o);
+  return o;
 }
 
 void check_batch_patterns(const OutputPaths& p) {
-  const std::pair<const char*, const std::string*> named[] = {
-      {"-o", &p.alignment},          {"--oavg", &p.micrograph}, {"--oavg-nodw", &p.micrograph_nodw},
-      {"--oavgInitial", &p.initial}, {"--oaligned", &p.aligned_stack}, {"--ohalves", &p.halves_root},
-      {"--opsd", &p.psd},            {"--ostar_motion", &p.relion_motion}, {"--othumbnail", &p.thumbnail},
-      {"--opsd-png", &p.psd_picture}, {"--odrift-plot", &p.drift_plot}};
-  for (const auto& [option, value] : named)
-    if (!value->empty() && value->find("{movie}") == std::string::npos)
-      throw_usage_error(std::string(option) + " " + *value +
-                        ": in batch mode output names must contain {movie} (replaced by each movie's name)");
+  for (const NamedPath& f : output_files(p, false))
+    if (f.option.rfind("--ohalves", 0) != 0 && !has_key(f.path))
+      throw_usage_error(f.option + " " + f.path +
+                        ": in batch mode output names must contain {movie} (replaced by each movie's name) or "
+                        "{movie_path} (its path without extension)");
+  if (!p.halves_root.empty() && !has_key(p.halves_root))
+    throw_usage_error("--ohalves " + p.halves_root +
+                      ": in batch mode output names must contain {movie} (replaced by each movie's name) or "
+                      "{movie_path} (its path without extension)");
+}
+
+void add_batch_run_files(RunFiles& files, const std::vector<std::string>& movies, const OutputPaths& pattern) {
+  for (const std::string& movie : movies) files.input("movie " + movie + " of the list", movie);
+  for (const std::string& movie : movies)
+    for (const NamedPath& f : output_files(outputs_for_movie(pattern, movie), false))
+      files.output(f.option + " of movie " + movie, f.path);
+  OutputPaths shared;
+  shared.gain_copy = pattern.gain_copy;
+  shared.defects_copy = pattern.defects_copy;
+  for (const NamedPath& f : output_files(shared, true)) files.output(f.option, f.path);
 }
 
 namespace {
@@ -103,24 +135,23 @@ bool output_complete(const std::string& path) {
   }
 }
 
-/// A movie is done when every output asked for is complete: a run killed between two of its
-/// writes (each atomic on its own) is redone, not skipped with an output missing.
-bool all_outputs_complete(const OutputPaths& out) {
-  for (const std::string* p : {&out.alignment, &out.micrograph, &out.micrograph_nodw, &out.initial, &out.aligned_stack,
-                               &out.psd, &out.relion_motion, &out.thumbnail, &out.psd_picture, &out.drift_plot})
-    if (!p->empty() && !output_complete(*p)) return false;
-  return out.halves_root.empty() ||
-         (output_complete(out.halves_root + "_EVN.mrc") && output_complete(out.halves_root + "_ODD.mrc"));
-}
-
 } // namespace
+
+bool all_outputs_complete(const OutputPaths& out) {
+  // A run killed between the renames of a movie's output set is redone, not skipped.
+  for (const NamedPath& f : output_files(out, true))
+    if (!output_complete(f.path)) return false;
+  return true;
+}
 
 int run_batch(const std::vector<std::string>& movies, const AlignOptions& options, const OutputPaths& pattern) {
   int failed = 0, skipped = 0, first_code = 0;
+  // The gain (and defect image) as applied go with the first movie aligned, once per batch.
+  bool copies_written = false;
   for (std::size_t i = 0; i < movies.size(); ++i) {
     const std::string& movie = movies[i];
     OutputPaths out = outputs_for_movie(pattern, movie);
-    if (out.alignment.empty()) out.alignment = default_alignment_path(movie, out);
+    out.write_reference_copies = !copies_written;
     const std::string tag = "[" + std::to_string(i + 1) + "/" + std::to_string(movies.size()) + "] " + movie;
     if (!options.overwrite && all_outputs_complete(out)) {
       log_info(tag + ": outputs exist, skipped (--overwrite to redo)");
@@ -129,6 +160,7 @@ int run_batch(const std::vector<std::string>& movies, const AlignOptions& option
     }
     try {
       const MovieSummary s = align_movie(movie, options, out);
+      copies_written = true;
       std::cout << tag << ": " << s.frames << " frames, " << (s.local_model ? "B-spline" : "global") << " model, "
                 << s.seconds << " s\n";
     } catch (const Error& e) {

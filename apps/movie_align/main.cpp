@@ -30,6 +30,7 @@ public:
                 "warped and summed. Shifts are stored as shifts to apply, in raw pixels.\n"
                 "  frost_movie_align -i movie.mrcs --sampling 1.0 --oavg mic.mrc -o mic_align.star\n"
                 "  frost_movie_align -i movies.txt --oavg 'out/{movie}.mrc'           (batch mode)\n"
+                "  frost_movie_align -i movies.txt --oavg 'out/{movie_path}.mrc'      (keeps folders apart)\n"
                 "  frost_movie_align trajectories --alignment A.star --coords C.star --out T.star\n"
                 "--device cpu runs FFTW on CPU threads; --device <id> runs every stage on that GPU (CUDA).\n"
                 "The default --device auto takes one GPU when CUDA sees any (under mpirun: the node-local\n"
@@ -41,7 +42,25 @@ protected:
     add_device_option(p, "auto"); // docs/movie_align.md#command-line: the first GPU if present
   }
 
-  void validate() override { validate_align_options(params()); }
+  void validate() override {
+    validate_align_options(params());
+    if (is_movie_list(params().get_text("-i"))) check_batch_patterns(output_paths(params()));
+  }
+
+  /// Every file the run writes, checked with the inputs before any work: no output may name an
+  /// input (the movie, a reference) or another output. In batch mode every movie of the list is an
+  /// input and every movie's outputs are listed, so two movies whose outputs collide are refused
+  /// before the first is aligned.
+  void add_run_files(RunFiles& files) const override {
+    OutputPaths outputs = output_paths(params());
+    const std::string input = params().get_text("-i");
+    if (is_movie_list(input)) {
+      add_batch_run_files(files, read_movie_list(input), outputs);
+      return;
+    }
+    if (outputs.alignment.empty()) outputs.alignment = default_alignment_path(outputs);
+    for (const NamedPath& f : output_files(outputs, true)) files.output(f.option, f.path);
+  }
 
   int run() override {
     AlignOptions options = align_options(params());
@@ -59,7 +78,6 @@ protected:
     const std::string input = params().get_text("-i");
     const FftStorage storage(options.storage);
     if (is_movie_list(input)) {
-      check_batch_patterns(outputs);
       const int status = run_batch(read_movie_list(input), options, outputs);
       storage.save();
       return status;

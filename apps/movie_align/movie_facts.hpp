@@ -14,6 +14,8 @@ namespace frost::movie_align {
 struct MovieFacts {
   std::string movie;            ///< -i as given
   std::string gain;             ///< --gain ("" = none)
+  std::string relion_gain;      ///< the gain --ostar_motion names: --gain, or its copy as applied
+  std::string relion_defects;   ///< the defects --ostar_motion names: --defects, or its copy as applied
   index_t raw_x = 0, raw_y = 0; ///< raw frame size (EER: the render grid)
   int movie_frames = 0;         ///< frames (EER: fractions) in the whole file
   double pixel_size = 1;        ///< Ts, raw pixel size [A/px]

@@ -56,10 +56,14 @@ meta::MetadataFile relion_motion_star(const MovieFacts& f, const motion::MotionM
     g.set_int(0, "rlnImageSizeY", f.raw_y);
     g.set_int(0, "rlnImageSizeZ", f.movie_frames);
     g.set_string(0, "rlnMicrographMovieName", f.movie);
-    if (!f.gain.empty()) g.set_string(0, "rlnMicrographGainName", f.gain);
+    // The references as the frames were corrected with them: RELION applies no transform of its own.
+    if (!f.relion_gain.empty()) g.set_string(0, "rlnMicrographGainName", f.relion_gain);
+    if (!f.relion_defects.empty()) g.set_string(0, "rlnMicrographDefectFile", f.relion_defects);
     g.set_double(0, "rlnMicrographBinning", f.binning);
     g.set_double(0, "rlnMicrographOriginalPixelSize", f.pixel_size);
-    g.set_double(0, "rlnMicrographDoseRate", f.dose_known ? f.dose.dose_per_frame : 0.0);
+    // Without a known dose, RELION's own default (1 e/A^2 per frame, its motioncorr's
+    // --dose_per_frame): 0 would give polishing a dose-free damage model.
+    g.set_double(0, "rlnMicrographDoseRate", f.dose_known ? f.dose.dose_per_frame : 1.0);
     g.set_double(0, "rlnMicrographPreExposure", f.dose.pre_exposure);
     g.set_double(0, "rlnVoltage", f.dose.voltage_kv);
     // RELION's polynomial time is frame - start frame, so this is its t = 0 as well.

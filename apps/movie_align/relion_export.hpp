@@ -16,7 +16,9 @@ namespace frost::movie_align {
 /// RELION's marker for frames outside the aligned range.
 inline constexpr double kRelionNotObserved = -9999.0;
 
-/// @brief data_general (sizes, movie, gain, binning, pixel size, dose, 1-based start frame = first
+/// @brief data_general (sizes, movie, gain and defects as applied (MovieFacts::relion_gain,
+/// relion_defects), binning, pixel size, dose (1 e/A^2 per frame, RELION's default, when not
+/// known), 1-based start frame = first
 /// aligned frame, _rlnMotionModelVersion) and data_global_shift: every movie frame, 1-based, with
 /// the global shift to apply [raw px] re-referenced to the first aligned frame (which is then
 /// exactly 0); frames outside the aligned range hold -9999. With `local`: version 1 and

@@ -38,9 +38,11 @@ TrajectoriesCommand::TrajectoriesCommand()
               "data_trajectories (_rlnCoordinateX/Y, _frostFrameIndex, _rlnMicrographShiftX/Y, raw pixels).") {}
 
 void TrajectoriesCommand::define(cli::Params& p) {
-  p.text_required("--alignment", "frost alignment STAR written by frost_movie_align -o").meta("align.star");
-  p.text_required("--coords", "coordinates (STAR with _rlnCoordinateX/Y or XMD with xcoor/ycoor)").meta("coords.star");
-  p.text_required("--out", "output STAR").alias("-o").meta("traj.star");
+  p.text_required("--alignment", "frost alignment STAR written by frost_movie_align -o").meta("align.star")
+      .input_file();
+  p.text_required("--coords", "coordinates (STAR with _rlnCoordinateX/Y or XMD with xcoor/ycoor)").meta("coords.star")
+      .input_file();
+  p.text_required("--out", "output STAR").alias("-o").meta("traj.star").output_file();
   p.real("--coord-bin", 1.0, "the coordinates were picked on a micrograph binned c times relative to the raw movie "
                              "(they are multiplied by c)").alias("--coord_bin").at_least(1e-6);
   p.flag("--first-frame-reference", "re-reference every trajectory to the first aligned frame (RELION)")

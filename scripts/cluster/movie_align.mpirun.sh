@@ -21,7 +21,8 @@
 #   THREADS       CPU threads per process, --thr (default 2)
 #   FROST_BIN     folder with frost_movie_align (default: found on PATH)
 #   MPIRUN        the launcher (default mpirun); MPIRUN_FLAGS: its extra flags
-#   SHARE_DIR     where the per-process movie lists are written (default: beside the micrographs)
+#   SHARE_DIR     where each process makes its temporary movie list (default $TMPDIR or /tmp;
+#                 removed when the process ends)
 # Other arguments after the list and the pattern go to frost_movie_align unchanged.
 set -euo pipefail
 
@@ -42,8 +43,10 @@ local_rank=${OMPI_COMM_WORLD_LOCAL_RANK:-${MPI_LOCALRANKID:-$rank}}
 list=$1
 pattern=$2
 shift 2
-share_dir=${SHARE_DIR:-$(dirname "$pattern")}
-mkdir -p "$share_dir" "$(dirname "$pattern")"
+# The process's share of the list lives in a temporary folder, removed however the process ends:
+# the output folder keeps only outputs.
+share_dir=$(mktemp -d "${SHARE_DIR:-${TMPDIR:-/tmp}}/frost-movie-align.XXXXXX")
+trap 'rm -rf "$share_dir"' EXIT
 share=$share_dir/movies_rank$rank.txt
 
 # This process's movies, with relative paths made absolute against the list's folder.
@@ -55,5 +58,6 @@ if [ ! -s "$share" ]; then
   exit 0
 fi
 
-exec "${FROST_BIN:+$FROST_BIN/}frost_movie_align" -i "$share" --oavg "$pattern" \
+# Not exec: the trap removes the list after the run (the exit status is the program's).
+"${FROST_BIN:+$FROST_BIN/}frost_movie_align" -i "$share" --oavg "$pattern" \
   --device "${FROST_DEVICE:-$local_rank}" --thr "${THREADS:-2}" "$@"

@@ -481,15 +481,27 @@ TEST_F(MovieAlignApp, LogTimesPrefixEveryLineInOrderOnlyWhenAsked) {
 
 TEST_F(MovieAlignApp, BatchGoesOnAfterAFailureAndSkipsDoneMovies) {
   {
+    // A movie cut short: it exists (the batch starts) but cannot be read.
+    const std::string whole = read_text(file("t1.mrcs"));
+    std::ofstream(file("cut.mrcs"), std::ios::binary) << whole.substr(0, 4096);
     std::ofstream list(file("movies.txt"));
-    list << "# two movies, the first missing\n" << file("nothere.mrcs") << "\n\n" << file("t1.mrcs") << "\n";
+    list << "# two movies, the first cut short\n" << file("cut.mrcs") << "\n\n" << file("t1.mrcs") << "\n";
   }
   const std::string args = "-i " + file("movies.txt") + " --gain " + file("t1_gain.mrc") +
                            " --skipLocalAlignment --oavg " + file("{movie}_batch.mrc");
-  EXPECT_EQ(align(args), 3); // the missing movie's exit code, after the batch went on
+  EXPECT_EQ(align(args), 3); // the cut movie's exit code, after the batch went on
   EXPECT_TRUE(exists(file("t1_batch.mrc")));
   EXPECT_TRUE(exists(file("t1_batch_align.star")));
+  EXPECT_FALSE(exists(file("cut_batch.mrc")));
   EXPECT_EQ(align(args + " -o " + file("fixed.star")), 2); // an output without {movie} would be overwritten
+  // A listed movie that does not exist stops the batch before it starts (every movie is an input
+  // checked first): nothing is aligned.
+  {
+    std::ofstream list(file("gap.txt"));
+    list << file("t1.mrcs") << "\n" << file("nothere.mrcs") << "\n";
+  }
+  EXPECT_EQ(align("-i " + file("gap.txt") + " --skipLocalAlignment --oavg " + file("{movie}_gap.mrc")), 3);
+  EXPECT_FALSE(exists(file("t1_gap.mrc")));
 }
 
 // Sign (docs/movie_align.md#outputs-and-queries): the content of frame t is the specimen translated

@@ -118,8 +118,11 @@ case $example in
         -v 0 "${options[@]}" >/dev/null
     done
     run_example movies.txt 'mics/{movie}.mrc' "${options[@]}" >run.log 2>&1 || { cat run.log; fail "the example failed"; }
-    shares=$(find mics -name 'movies_*.txt' | wc -l)
-    [ "$shares" -eq 2 ] || fail "$shares movie lists instead of one per rank/task"
+    # One batch per rank/task, and their temporary movie lists gone (not left among the outputs).
+    shares=$(grep -c " aligned, " run.log || true)
+    [ "$shares" -eq 2 ] || { cat run.log; fail "$shares batch summaries instead of one per rank/task"; }
+    left=$(find mics -name 'movies_*.txt' | wc -l)
+    [ "$left" -eq 0 ] || fail "$left movie lists left in the output folder"
     for i in 1 2 3; do
       [ -s "mics/movie$i.mrc" ] || { cat run.log; fail "missing mics/movie$i.mrc"; }
       columns "mics/movie${i}_align.star" global_shift rlnMicrographFrameNumber rlnMicrographShiftX \

@@ -204,11 +204,28 @@ void AdvisorCache::export_to(const std::string& path) const {
 
 void AdvisorCache::import_from(const std::string& path) {
   if (read_only_) throw_input_error(dir_, "the fft size cache directory is read-only");
-  int malformed = 0;
-  const std::vector<Entry> incoming = parse_lines(read_text_file(path), [](const std::string&) { return true; }, malformed);
-  if (malformed > 0)
-    log_warning("fft size cache import " + path + ": skipped " + std::to_string(malformed) + " malformed line" +
-                (malformed == 1 ? "" : "s"));
+  // Unlike the cache itself (appended to by many processes, so a torn line is skipped), a file to
+  // import is one whole export: any line that is not a record means it is not one, and nothing
+  // of it is imported.
+  const std::string text = read_text_file(path);
+  std::vector<Entry> incoming;
+  std::size_t begin = 0, number = 0;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(begin, end - begin);
+    begin = end + 1;
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    auto r = record_from_json(line);
+    if (!r) {
+      const std::string shown = line.size() > 60 ? line.substr(0, 60) + "..." : line;
+      throw_input_error(path, "not an fft size cache export: line " + std::to_string(number) +
+                                  " is not a cache record ('" + shown + "'); nothing was imported");
+    }
+    incoming.push_back({std::move(*r), number});
+  }
   // Records already present (same canonical text) are not appended again, so importing the
   // same file twice leaves the cache as it was.
   std::set<std::string> present;

@@ -36,6 +36,22 @@ void check_finite(View<const float> image, const std::string& what, const std::s
     }
 }
 
+void check_gain_values(View<const float> gain, const std::string& path) {
+  const index_t n = gain.shape.total(), w = gain.shape.x;
+  index_t negative = 0, positive = 0, first = -1;
+  for (index_t i = 0; i < n; ++i) {
+    if (gain[i] < 0.0f && negative++ == 0) first = i;
+    if (gain[i] > 0.0f) ++positive;
+  }
+  if (negative > 0)
+    throw_input_error(path, "the gain reference holds " + std::to_string(negative) + " negative value(s), the first " +
+                                std::to_string(gain[first]) + " at pixel (" + std::to_string(first % w) + ", " +
+                                std::to_string(first / w) + "): a gain multiplies the counts and is never negative");
+  if (positive == 0)
+    throw_input_error(path, "the gain reference is zero everywhere: every pixel would be a defect and the micrograph "
+                            "zero");
+}
+
 void check_reference_size(const std::string& what, const std::string& path, index_t width, index_t height,
                           index_t frame_width, index_t frame_height, const GainTransform& transform) {
   if (width == frame_width && height == frame_height) return;
@@ -106,6 +122,7 @@ Image<float> load_gain(const std::string& path, const GainOptions& options, inde
   validate(options.transform);
   const bool thermo = options.eer && is_thermo_gain_file(path);
   Image<float> gain = read_reference(path, thermo ? false : options.tiff_flip_y, "gain reference");
+  check_gain_values(gain.cview(), path);
   if (!options.transform.identity()) gain = orient(gain.cview(), options.transform);
   if (options.eer) {
     // Sensor grid versus render grid (4K gain, 8K frames or the reverse); other mismatches are

@@ -58,7 +58,9 @@ public:
   void clear();                              ///< removes the file
   void compact();                            ///< rewrites with one record per key (temp + rename)
   void export_to(const std::string& path) const;
-  void import_from(const std::string& path); ///< appends the records of another cache file
+  /// Appends the records of an export file; frost::Error(Input) naming the file and its first
+  /// line that is not a record (nothing imported then).
+  void import_from(const std::string& path);
 
 private:
   std::string dir_;

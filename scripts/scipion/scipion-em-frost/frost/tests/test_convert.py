@@ -111,6 +111,9 @@ class TestCommandLines(unittest.TestCase):
         cls.dir = tempfile.mkdtemp(prefix='frost_cmd_')
         simulate(['--mode', 'projections', '--oroot', 'parts', '--box', '16', '--count', '4',
                   '--sampling', '2', '--seed', '7'], cwd=cls.dir)
+        # --validate checks that the inputs exist: a movie for the movie alignment command line.
+        simulate(['--mode', 'movie', '--oroot', 'movie', '--size', '64', '64', '--frames', '3',
+                  '--seed', '7'], cwd=cls.dir)
         hosts = HostConfig.load(pw.Config.SCIPION_HOSTS)
         cls.host = hosts['localhost']
 

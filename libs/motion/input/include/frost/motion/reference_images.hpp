@@ -22,7 +22,8 @@ struct GainOptions {
 
 /// @brief The multiplicative gain for frames of frame_width x frame_height (EER: the render grid).
 ///
-/// Order: read (TIFF flip per the rules above), reject NaN/Inf (Input error), orient; for EER
+/// Order: read (TIFF flip per the rules above), reject NaN/Inf, negative values and a gain
+/// without a positive value (Input errors), orient; for EER
 /// movies resize by an integer factor between sensor and render grid (replicate to a finer
 /// grid; coarser: sum 2x2 blocks of a count reference, average those of a `.gain` multiplier)
 /// and convert any reference other than a Thermo `.gain` file from counts to mean/value
@@ -39,6 +40,10 @@ bool is_thermo_gain_file(const std::string& path);
 
 /// @brief Input error naming `path` when the image holds NaN or Inf (Xmipp rejects such gains).
 void check_finite(View<const float> image, const std::string& what, const std::string& path);
+
+/// @brief Input error naming `path` when a gain reference holds a negative value or no positive
+/// one (an all-zero gain would make every pixel a defect and the micrograph zero).
+void check_gain_values(View<const float> gain, const std::string& path);
 
 /// @brief Input error unless a reference of width x height (after `transform`) matches the
 /// frames. The message names both sizes and, when the sizes are swapped, the rotation to try.
