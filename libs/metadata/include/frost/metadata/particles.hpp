@@ -56,14 +56,16 @@ struct ParticlePoses {
 
 /// @brief Poses of a particle table. RELION (labels starting with `rln`): rlnAngleRot/Tilt/Psi,
 /// rlnOriginX/YAngst divided by the particle's pixel size, else rlnOriginX/Y in pixels (3.0).
-/// Xmipp: angleRot/Tilt/Psi and shiftX/Y, or their legacy names (rot/tilt/psi, Xoff/Yoff), with
-/// `flip` folded in. Absent shifts are 0 (centred particles); absent angles are 0 and listed
-/// in ParticlePoses::missing_angles. `pixel_sizes` (one per row) is needed only for Å
-/// origins; frost::Error(Input) when they are needed and missing.
+/// Xmipp: angleRot/Tilt/Psi and shiftX/Y (legacy names accepted) with `flip` folded in
+/// (formats-and-ecosystem.md §8). `pixel_sizes` (one per row) is needed only for Å origins;
+/// frost::Error(Input) when they are needed and missing.
+/// The legacy names are rot/tilt/psi and Xoff/Yoff; a current name wins over its alias. Absent
+/// shifts are 0 (centred particles); absent angles are 0 and listed in
+/// ParticlePoses::missing_angles.
 ParticlePoses particle_poses(const Block& particles, const std::vector<double>& pixel_sizes = {});
 
-/// @brief The message of a table whose poses lack angles: "no rlnAngleTilt: a projection needs
-/// all three angles; give `option` if a missing angle means 0". Empty when none is missing.
+/// @brief The message of a table whose poses lack angles: "no rlnAngleTilt column: a projection
+/// needs all three angles (give `option` if a missing angle means 0)". Empty when none is missing.
 std::string missing_angles_error(const ParticlePoses& poses, const std::string& option);
 
 /// @brief Optics groups derived from a RELION 3.0 particle table.
