@@ -2,18 +2,22 @@
 // kernel, gather insertion, point-group symmetry and half maps, on the CPU, GPUs and MPI ranks
 // (docs/reconstruct_fourier.md; options follow Xmipp's reconstruct_fourier).
 #include <algorithm>
-#include <filesystem>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <set>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "accumulator_factory.hpp"
 #include "frost/cli/program.hpp"
+#include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "frost/core/progress.hpp"
@@ -21,6 +25,7 @@
 #include "frost/fft/size_advisor.hpp"
 #include "frost/geometry/symmetry.hpp"
 #include "frost/io/image_io.hpp"
+#include "frost/metadata/image_location.hpp"
 #include "frost/picture/png.hpp"
 #include "frost/reconstruction/finalise.hpp"
 #include "frost/reconstruction/fsc.hpp"
@@ -57,14 +62,19 @@ public:
 
 protected:
   void define(cli::Params& p) override {
-    p.text_required("-i", "particle metadata (STAR or XMD) with image, angles and shifts").alias("--input")
-        .meta("particles.star").in_section("Input/output");
+    p.text_required("-i", "particle metadata (STAR or XMD) with image, angles and shifts; relative image "
+                          "paths are looked up beside it first, then in the working directory").alias("--input")
+        .meta("particles.star").in_section("Input/output").input_file();
     p.text("-o", "rec_fourier.mrc", "output map").alias("--output").alias("--o").meta("map.mrc")
+        .in_section("Input/output").output_file();
+    p.real("--sampling", 0.0, "pixel size [A/px]; 0 = from the metadata (RELION optics rlnImagePixelSize, "
+                              "rlnDetectorPixelSize/rlnMagnification, Xmipp samplingRate)").alias("--angpix").at_least(0)
         .in_section("Input/output");
-    p.real("--sampling", 0.0, "pixel size [A/px]; 0 = from the metadata").alias("--angpix").at_least(0)
-        .in_section("Input/output");
+    p.flag("--missing_angles_zero", "a missing angle column (rlnAngleRot/Tilt/Psi, Xmipp angleRot/Tilt/Psi or "
+                                    "rot/tilt/psi) means 0 for every image; without it such metadata is an error")
+        .alias("--missing-angles-zero").in_section("Input/output");
     p.text_optional("--save_weights", "write the folded weights (M/2+1) x (M+1) x (M+1) to this MRC")
-        .meta("weights.mrc").in_section("Input/output");
+        .meta("weights.mrc").in_section("Input/output").output_file();
     p.flag("--halves", "also reconstruct two half maps (<root>_half1.mrc, _half2.mrc) and their FSC "
                        "(<root>_fsc.star, _fsc.txt); halves from rlnRandomSubset, else a random split")
         .in_section("Input/output");
@@ -73,7 +83,8 @@ protected:
     p.integer("--split_seed", 1, "seed of the random half split when the metadata has no subsets").at_least(0)
         .in_section("Input/output");
     p.text_optional("--reference", "also report the FSC of the map against this map (e.g. a known phantom); "
-                                   "written to <root>_fsc_reference.txt").meta("ref.mrc").in_section("Input/output");
+                                   "written to <root>_fsc_reference.txt").meta("ref.mrc").in_section("Input/output")
+        .input_file();
     p.flag("--pictures", "also write PNG pictures: <root>_sections.png (central xy, xz, yz sections of the map) "
                          "and the FSC curves beside their text files (<root>_fsc.png, <root>_fsc_reference.png)")
         .in_section("Input/output");
@@ -150,11 +161,54 @@ protected:
                         "install libpng-dev and configure again)");
   }
 
+  /// The image stacks the metadata names (resolved as the run resolves them) are inputs; the
+  /// half maps, FSC files, pictures and the reference FSC are outputs beside -o.
+  void add_run_files(RunFiles& files) const override {
+    const std::string input = params().get_text("-i");
+    if (::access(input.c_str(), R_OK) == 0) { // else the check of -i reports it
+      std::set<std::string> stacks;
+      for (const auto& p : particle_table().particles)
+        stacks.insert(meta::strip_type_suffix(meta::parse_image_location(p.image).path));
+      for (const auto& s : stacks) files.input("image stack of " + input, s);
+    }
+    const std::string root = app::output_root(params().get_text("-o"));
+    const bool pictures = params().flag_value("--pictures");
+    if (params().flag_value("--halves")) {
+      files.output("half map 1", root + "_half1.mrc");
+      files.output("half map 2", root + "_half2.mrc");
+      files.output("the half-map FSC (STAR)", root + "_fsc.star");
+      files.output("the half-map FSC (text)", root + "_fsc.txt");
+      if (pictures) files.output("the FSC picture", root + "_fsc.png");
+    }
+    if (pictures) files.output("the sections picture", root + "_sections.png");
+    if (params().given("--reference")) {
+      files.output("the FSC against --reference", root + "_fsc_reference.txt");
+      if (pictures) files.output("the picture of the FSC against --reference", root + "_fsc_reference.png");
+    }
+  }
+
   int run() override {
     return mpi::run_ranks(launcher_size(), [this](int rank, int size) { return run_rank(rank, size); });
   }
 
 private:
+  /// The particle table, read once: by the checks before the run (its stacks are inputs) and
+  /// by the run.
+  const app::ParticleTable& particle_table() const {
+    if (!table_) {
+      app::ParticleTableOptions topt;
+      topt.need_ctf = params().flag_value("--useCTF");
+      topt.use_weights = params().flag_value("--weight") || params().flag_value("--fom_weighting");
+      topt.fom_weighting = params().flag_value("--fom_weighting");
+      topt.klass = static_cast<int>(params().get_int("--class"));
+      topt.sampling = params().get_real("--sampling");
+      topt.missing_angles_zero = params().flag_value("--missing_angles_zero");
+      table_ = app::read_particle_table(params().get_text("-i"), topt);
+    }
+    return *table_;
+  }
+  mutable std::optional<app::ParticleTable> table_;
+
   recon::ReconstructionSettings settings_from_options(double pixel_size, int box) const {
     recon::ReconstructionSettings s;
     s.box = box;
@@ -220,25 +274,21 @@ private:
   int run_rank(int rank, int size) {
     const auto t_start = Clock::now();
     const std::string input = params().get_text("-i");
-    const std::string output = params().get_text("-o");
-    if (rank == 0) { // as the other programs: the output's folder is created
-      const std::filesystem::path parent = std::filesystem::path(output).parent_path();
-      std::error_code ec;
-      if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-      if (ec) throw_input_error(parent.string(), "cannot create the output directory: " + ec.message());
-    }
+    const std::string output = params().get_text("-o"); // its folder was made by the checks
     const bool halves = params().flag_value("--halves");
     const bool pictures = params().flag_value("--pictures");
     const int subset = static_cast<int>(params().get_int("--subset"));
 
-    app::ParticleTableOptions topt;
-    topt.need_ctf = params().flag_value("--useCTF");
-    topt.use_weights = params().flag_value("--weight") || params().flag_value("--fom_weighting");
-    topt.fom_weighting = params().flag_value("--fom_weighting");
-    topt.klass = static_cast<int>(params().get_int("--class"));
-    topt.sampling = params().get_real("--sampling");
-    app::ParticleTable table = app::read_particle_table(input, topt);
+    particle_table();
+    app::ParticleTable table = std::move(*table_); // read by the checks before the run
+    table_.reset();
+    if (!table.missing_angles.empty()) {
+      std::string labels;
+      for (const auto& l : table.missing_angles) labels += " " + l;
+      log_warning(input + " has no" + labels + ": taken as 0 for every image (--missing_angles_zero)");
+    }
     if (halves || subset != 0) assign_subsets(table);
+    if (halves) require_both_halves(table);
     if (subset != 0) {
       std::vector<recon::ParticleRecord> kept;
       for (auto& p : table.particles)
@@ -252,10 +302,22 @@ private:
     if (item.x != item.y)
       throw_input_error(table.particles.front().image, "images must be square (got " + std::to_string(item.x) + "x" +
                                                            std::to_string(item.y) + ")");
+    check_stated_image_size(table, item);
     double pixel = table.pixel_size;
     if (pixel <= 0) {
       pixel = 1.0;
       log_warning(input + " has no pixel size and --sampling was not given; writing 1 A/px");
+    } else {
+      log_detail("pixel size " + std::to_string(pixel) + " A from " + table.pixel_size_source);
+    }
+    // The reference is read and its box checked before the work, not after it.
+    std::optional<io::LoadedImage> reference;
+    if (rank == 0 && params().given("--reference")) {
+      reference = io::read_volume(params().get_text("--reference"));
+      if (reference->image.shape() != Shape::volume(item.x, item.x, item.x))
+        throw_input_error(params().get_text("--reference"),
+                          "reference is " + to_string(reference->image.shape()) + " but the map will be " +
+                              to_string(Shape::volume(item.x, item.x, item.x)));
     }
     const recon::ReconstructionSettings settings = settings_from_options(pixel, static_cast<int>(item.x));
     const recon::GridLayout layout = recon::make_grid_layout(settings);
@@ -336,51 +398,64 @@ private:
       return recon::finalise(g, settings, layout, fopt);
     };
     const std::string label = "frost_reconstruct_fourier " + group.name();
+    const std::string root = app::output_root(output);
+    // Every output of the run appears together when the set commits, or none does (an error
+    // or a kill before that leaves the previous outputs as they were).
+    OutputSet outputs;
+    std::vector<std::string> written;
     Image<float> full;
     double write_s = 0;
-    auto timed_write = [&](const std::string& path, const Image<float>& v) {
+    auto timed_write = [&](const std::string& path, const Image<float>& v, const std::string& what) {
       auto t = Clock::now();
-      app::write_map(path, v, pixel, label);
+      app::write_map(path, v, pixel, label, what); // refuses non-finite voxels
       write_s += since(t);
-      log_info("wrote " + path);
+      written.push_back(path);
     };
     if (params().given("--save_weights")) {
       recon::HalfGrid w = half_grids[0];
       if (grids == 2) w += half_grids[1];
-      timed_write(params().get_text("--save_weights"), recon::weights_volume(w));
+      timed_write(params().get_text("--save_weights"), recon::weights_volume(w), "the weights volume");
     }
+    std::string fsc_line;
     if (grids == 2) {
       recon::HalfGrid sum = half_grids[0];
       sum += half_grids[1];
       full = finalise(sum);
-      const std::string root = app::output_root(output);
       Image<float> h1 = finalise(half_grids[0]);
       Image<float> h2 = finalise(half_grids[1]);
-      timed_write(root + "_half1.mrc", h1);
-      timed_write(root + "_half2.mrc", h2);
+      timed_write(root + "_half1.mrc", h1, "half map 1");
+      timed_write(root + "_half2.mrc", h2, "half map 2");
       const recon::FscCurve fsc = recon::fsc_volumes(h1.cview(), h2.cview(), pixel);
       app::write_fsc_star(root + "_fsc.star", fsc);
       app::write_fsc_text(root + "_fsc.txt", fsc);
+      written.push_back(root + "_fsc.star");
+      written.push_back(root + "_fsc.txt");
       if (pictures) {
         app::write_fsc_png(root + "_fsc.png", fsc);
-        log_info("wrote " + root + "_fsc.png");
+        written.push_back(root + "_fsc.png");
       }
       char line[160];
       std::snprintf(line, sizeof line, "half-map FSC: %.2f A at 0.143, %.2f A at 0.5 (%s_fsc.star)",
                     fsc.resolution_0143(), fsc.resolution_05(), root.c_str());
-      log_info(line);
+      fsc_line = line;
     } else {
       full = finalise(half_grids[0]);
     }
     times.finalise = since(t_fin) - write_s;
-    timed_write(output, full);
+    timed_write(output, full, "the map");
     if (pictures) {
-      const std::string png = app::output_root(output) + "_sections.png";
-      app::write_sections_png(png, full);
-      log_info("wrote " + png);
+      app::write_sections_png(root + "_sections.png", full);
+      written.push_back(root + "_sections.png");
     }
+    std::string reference_line;
+    if (reference) reference_line = reference_fsc(full, reference->image, pixel, root, written);
+    auto t_commit = Clock::now();
+    outputs.commit();
+    write_s += since(t_commit);
     times.write = write_s;
-    if (params().given("--reference")) report_reference_fsc(full, pixel, app::output_root(output));
+    for (const auto& w : written) log_info("wrote " + w);
+    if (!fsc_line.empty()) log_info(fsc_line);
+    if (!reference_line.empty()) log_info(reference_line);
 
     char line[400];
     std::snprintf(line, sizeof line,
@@ -402,20 +477,52 @@ private:
     return t;
   }
 
-  /// FSC of the map against --reference (same box), logged and written as text.
-  void report_reference_fsc(const Image<float>& map, double pixel, const std::string& root) const {
-    const std::string ref_path = params().get_text("--reference");
-    const io::LoadedImage ref = io::read_volume(ref_path);
-    if (ref.image.shape() != map.shape())
-      throw_input_error(ref_path, "reference is " + to_string(ref.image.shape()) + " but the map is " +
-                                      to_string(map.shape()));
-    const recon::FscCurve fsc = recon::fsc_volumes(map.cview(), ref.image.cview(), pixel);
+  /// FSC of the map against --reference (its box checked before the work), written as text
+  /// (and as a picture with --pictures); returns the line to log.
+  std::string reference_fsc(const Image<float>& map, const Image<float>& ref, double pixel, const std::string& root,
+                            std::vector<std::string>& written) const {
+    const recon::FscCurve fsc = recon::fsc_volumes(map.cview(), ref.cview(), pixel);
     app::write_fsc_text(root + "_fsc_reference.txt", fsc, "against the reference map");
-    if (params().flag_value("--pictures")) app::write_fsc_png(root + "_fsc_reference.png", fsc);
+    written.push_back(root + "_fsc_reference.txt");
+    if (params().flag_value("--pictures")) {
+      app::write_fsc_png(root + "_fsc_reference.png", fsc);
+      written.push_back(root + "_fsc_reference.png");
+    }
     char line[200];
     std::snprintf(line, sizeof line, "FSC against %s: %.2f A at 0.5, %.2f A at 0.143 (%s_fsc_reference.txt)",
-                  ref_path.c_str(), fsc.resolution_05(), fsc.resolution_0143(), root.c_str());
-    log_info(line);
+                  params().get_text("--reference").c_str(), fsc.resolution_05(), fsc.resolution_0143(), root.c_str());
+    return line;
+  }
+
+  /// --halves needs particles in both half sets: an empty half gives an all-zero FSC that
+  /// reads as a result.
+  void require_both_halves(const app::ParticleTable& table) const {
+    std::size_t count[3] = {0, 0, 0};
+    for (const auto& p : table.particles) ++count[p.subset == 1 ? 1 : 2];
+    for (int h : {1, 2}) {
+      if (count[h] > 0) continue;
+      const std::string why = table.has_subsets
+                                  ? "all " + std::to_string(table.particles.size()) + " usable particles have rlnRandomSubset " +
+                                        std::to_string(3 - h)
+                                  : "the random split of " + std::to_string(table.particles.size()) +
+                                        " usable particle(s) leaves it empty";
+      throw_input_error(table.path, "--halves: half set " + std::to_string(h) + " is empty (" + why +
+                                        "); no FSC can be computed");
+    }
+  }
+
+  /// RELION's rlnImageSize (of the optics group or the row) must be the size of the stack's
+  /// images: a disagreement means the metadata belongs to other images.
+  static void check_stated_image_size(const app::ParticleTable& table, const Shape& item) {
+    if (table.stated_image_size.empty()) return;
+    for (const auto& p : table.particles) {
+      const long long stated = table.stated_image_size[p.row];
+      if (stated != item.x)
+        throw_input_error(table.path, "row " + std::to_string(p.row + 1) + ": " + table.stated_image_size_label +
+                                          " is " + std::to_string(stated) + " but the images of " +
+                                          table.particles.front().image + " are " + std::to_string(item.x) + "x" +
+                                          std::to_string(item.y) + " px");
+    }
   }
 
   /// Adapts the stack cache to the loader callback the pipeline takes.

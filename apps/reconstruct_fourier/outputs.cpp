@@ -1,10 +1,12 @@
 #include "outputs.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <sstream>
 
 #include "frost/core/atomic_file.hpp"
+#include "frost/core/error.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/picture/figures.hpp"
@@ -21,7 +23,18 @@ std::string output_root(const std::string& map_path) {
   return map_path;
 }
 
-void write_map(const std::string& path, const Image<float>& volume, double pixel_size, const std::string& label) {
+void require_finite(const Image<float>& volume, const std::string& what, const std::string& path) {
+  index_t bad = 0;
+  for (index_t i = 0; i < volume.size(); ++i)
+    if (!std::isfinite(volume[i])) ++bad;
+  if (bad > 0)
+    throw Error(ExitCode::Runtime, what + " (" + path + ") has " + std::to_string(bad) + " non-finite voxels of " +
+                                       std::to_string(volume.size()) + " after the reconstruction; not written");
+}
+
+void write_map(const std::string& path, const Image<float>& volume, double pixel_size, const std::string& label,
+               const std::string& what) {
+  require_finite(volume, what, path);
   io::MrcWriteOptions o;
   o.mode = io::MrcMode::Float32;
   o.content = io::Content::Volume;

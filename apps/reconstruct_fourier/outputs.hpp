@@ -13,7 +13,15 @@ namespace frost::app {
 /// "<dir>/<name>" without the .mrc/.map extension: the root for half maps and FSC files.
 std::string output_root(const std::string& map_path);
 
-void write_map(const std::string& path, const Image<float>& volume, double pixel_size, const std::string& label);
+/// @brief frost::Error(Runtime) naming `what` and `path` when `volume` holds a non-finite voxel.
+/// What is written is checked, not only what was read: inputs that could overflow are refused
+/// when read, and this is the net below that.
+void require_finite(const Image<float>& volume, const std::string& what, const std::string& path);
+
+/// @brief Writes a map (float32 MRC, pixel size set) after require_finite(); `what` names it in
+/// the error ("half map 1").
+void write_map(const std::string& path, const Image<float>& volume, double pixel_size, const std::string& label,
+               const std::string& what);
 
 /// data_fsc with rlnSpectralIndex, rlnResolution [1/A], rlnAngstromResolution,
 /// rlnFourierShellCorrelation (RELION's postprocess labels), atomically.

@@ -1,6 +1,7 @@
 #include "particle_table.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <optional>
 
 #include "frost/core/error.hpp"
@@ -12,6 +13,12 @@ namespace frost::app {
 namespace {
 
 std::string row_text(std::size_t row) { return "row " + std::to_string(row + 1); }
+
+std::string number_text(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
 
 /// Per-row doubles of the first label present, or nothing.
 std::optional<std::vector<double>> column_any(const meta::Block& b, std::initializer_list<const char*> labels) {
@@ -42,31 +49,42 @@ ParticleTable read_particle_table(const std::string& path, const ParticleTableOp
   if (!block.has(image_label))
     throw_input_error(path, "no image column (need rlnImageName or image)");
   const std::size_t n = block.rows();
-
-  // Pixel size: --sampling wins; else the file's (one value for all particles).
-  std::vector<double> pixel_sizes;
+  // Pixel size: --sampling wins; else the file's, whatever its dialect (one for all particles).
   if (options.sampling > 0) {
-    pixel_sizes.assign(n, options.sampling);
-  } else if (table.relion) {
-    try {
-      pixel_sizes = meta::particle_pixel_sizes(file);
-    } catch (const Error&) {
-      pixel_sizes.clear(); // no pixel size in the file: only pixel shifts and no CTF possible
+    table.pixel_size = options.sampling;
+    table.pixel_size_source = "--sampling";
+  } else if (const std::optional<double> px = meta::particle_pixel_size(file)) {
+    table.pixel_size = *px;
+    table.pixel_size_source = path;
+  } else if (!table.relion && block.has("ctfSamplingRate")) {
+    // Older Xmipp particle files carry only the CTF's sampling: the particles' own unless they
+    // were downsampled after extraction, which the log states.
+    const std::vector<double> ctf_rate = block.doubles("ctfSamplingRate");
+    for (std::size_t i = 0; i < ctf_rate.size(); ++i)
+      if (!(ctf_rate[i] > 0) || !std::isfinite(ctf_rate[i]) ||
+          std::abs(ctf_rate[i] - ctf_rate[0]) > 1e-6 * ctf_rate[0])
+        block.fail_at(i, "ctfSamplingRate", "not one positive pixel size for all particles");
+    if (!ctf_rate.empty()) {
+      table.pixel_size = ctf_rate[0];
+      table.pixel_size_source = path + " (ctfSamplingRate: no samplingRate)";
     }
-  } else if (block.has("ctfSamplingRate")) {
-    pixel_sizes = block.doubles("ctfSamplingRate");
   }
-  for (std::size_t i = 0; i < pixel_sizes.size(); ++i) {
-    if (!(pixel_sizes[i] > 0) || !std::isfinite(pixel_sizes[i]))
-      throw_input_error(path, row_text(i) + ": pixel size " + std::to_string(pixel_sizes[i]) + " is not positive");
-    if (std::abs(pixel_sizes[i] - pixel_sizes[0]) > 1e-6 * pixel_sizes[0])
-      throw_input_error(path, "particles have different pixel sizes (" + std::to_string(pixel_sizes[0]) + " and " +
-                                  std::to_string(pixel_sizes[i]) + " A at " + row_text(i) +
-                                  "); frost does not rescale optics groups");
-  }
-  table.pixel_size = pixel_sizes.empty() ? 0.0 : pixel_sizes[0];
+  const std::vector<double> pixel_sizes(table.pixel_size > 0 ? n : 0, table.pixel_size);
 
   const meta::ParticlePoses poses = meta::particle_poses(block, pixel_sizes);
+  if (!poses.missing_angles.empty() && !options.missing_angles_zero)
+    throw_input_error(path, meta::missing_angles_error(poses, "--missing_angles_zero"));
+  table.missing_angles = poses.missing_angles;
+
+  if (table.relion) {
+    if (block.has("rlnImageSize")) {
+      for (double v : block.doubles("rlnImageSize")) table.stated_image_size.push_back(std::llround(v));
+      table.stated_image_size_label = "rlnImageSize";
+    } else if (const auto sizes = relion_optics_values(file, block, "rlnImageSize")) {
+      for (double v : *sizes) table.stated_image_size.push_back(std::llround(v));
+      table.stated_image_size_label = "rlnImageSize of data_optics";
+    }
+  }
   const auto images = block.strings(image_label);
   const auto enabled = column_any(block, {"enabled"});
   std::optional<std::vector<double>> weights;
@@ -137,8 +155,10 @@ ParticleTable read_particle_table(const std::string& path, const ParticleTableOp
       if (!std::isfinite(v)) throw_input_error(path, row_text(i) + ": non-finite angle or shift");
     if (weights) {
       p.weight = (*weights)[i];
-      if (!std::isfinite(p.weight) || p.weight < 0)
-        throw_input_error(path, row_text(i) + ": weight " + std::to_string(p.weight) + " is not a finite value >= 0");
+      // Beyond 1e20 a weight is no relative weight, and its products can overflow the
+      // single-precision sums (as pixels can: StackCache::kMaxPixelMagnitude).
+      if (!(p.weight >= 0 && p.weight <= 1e20))
+        throw_input_error(path, row_text(i) + ": weight " + number_text(p.weight) + " is not a value from 0 to 1e20");
     }
     if (subsets) p.subset = static_cast<int>(std::lround((*subsets)[i]));
     if (options.need_ctf) {

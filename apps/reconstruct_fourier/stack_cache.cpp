@@ -1,5 +1,8 @@
 #include "stack_cache.hpp"
 
+#include <cmath>
+#include <cstdio>
+
 #include "frost/core/error.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/image_location.hpp"
@@ -38,6 +41,24 @@ void StackCache::load(const recon::ParticleRecord& p, Image<float>& out) {
                                     std::to_string(p.row + 1) + ")");
   if (out.shape() != item) out = Image<float>(item);
   s->read(index, out.data());
+  check_values(out, loc.path, index, p);
+}
+
+void StackCache::check_values(const Image<float>& image, const std::string& path, index_t index,
+                              const recon::ParticleRecord& p) const {
+  for (index_t i = 0; i < image.size(); ++i) {
+    const float v = image[i];
+    if (std::abs(v) <= kMaxPixelMagnitude) continue; // (false for NaN)
+    char value[32];
+    std::snprintf(value, sizeof value, "%g", static_cast<double>(v));
+    const index_t nx = image.shape().x;
+    throw_input_error(path, "image " + std::to_string(index + 1) + " (" + metadata_path_ + " row " +
+                                std::to_string(p.row + 1) + "): pixel (" + std::to_string(i % nx) + ", " +
+                                std::to_string(i / nx) + ") is " + value +
+                                (std::isfinite(v) ? "; values beyond +-1e20 can overflow the reconstruction's "
+                                                    "single-precision sums"
+                                                  : ""));
+  }
 }
 
 } // namespace frost::app

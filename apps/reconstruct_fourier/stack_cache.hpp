@@ -22,7 +22,17 @@ public:
   /// Shape of one image of the first particle's stack (used to learn the box before loading).
   Shape item_shape(const recon::ParticleRecord& p);
 
+  /// Largest pixel magnitude accepted. The transforms and sums of the reconstruction are single
+  /// precision: an image's Fourier coefficients reach the sum of its |pixels|, and the inverse
+  /// 3-D transform sums up to P^3 voxels of those; below 1e20 both stay far from 3.4e38 for
+  /// boxes to 1024 px and millions of images, while a few pixels near 3e38 made all-NaN maps.
+  static constexpr float kMaxPixelMagnitude = 1e20f;
+
 private:
+  /// frost::Error(Input) naming the stack, the image and the metadata row for a pixel that is not
+  /// finite or beyond kMaxPixelMagnitude.
+  void check_values(const Image<float>& image, const std::string& path, index_t index,
+                    const recon::ParticleRecord& p) const;
   std::shared_ptr<io::ImageSource> source(const std::string& path, const recon::ParticleRecord& p);
   std::string metadata_path_;
   std::mutex mutex_;

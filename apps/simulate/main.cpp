@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "frost/cli/program.hpp"
+#include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "frost/io/image_io.hpp"
@@ -17,6 +18,19 @@
 
 namespace frost {
 namespace {
+
+/// The most one output file of frost_simulate may hold: test and demo data, several times a
+/// real movie; checked from the options before anything is allocated.
+constexpr double kMaxOutputBytes = 32.0 * 1024 * 1024 * 1024; // a 2048^3 phantom
+/// Voxel updates of the blob phantom (about a tenth of blobs x box^3): bounded so that a large
+/// --blobs with a large --box is refused rather than rendered for hours.
+constexpr double kMaxBlobVoxels = 4e11;
+
+std::string gib(double bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return b;
+}
 
 class Simulate : public cli::Program {
 public:
@@ -35,48 +49,105 @@ protected:
     p.choice("--mode", "projections", {"phantom", "projections", "movie"}, "what to simulate").in_section("Output");
     p.text_required("--oroot", "output root name; files are <oroot>.mrc/.mrcs/.star/...").meta("root").in_section("Output");
     p.integer("--seed", 1, "random seed").at_least(0).in_section("Output");
-    p.real("--sampling", 1.0, "pixel size [A/px]").alias("--sampling_rate").at_least(1e-3).in_section("Output");
+    p.real("--sampling", 1.0, "pixel size [A/px]").alias("--sampling_rate").range(1e-3, 1e3).in_section("Output");
     p.flag("--float16", "write images as MRC mode 12 (half precision) instead of float32").in_section("Output");
 
-    p.text_optional("--volume", "project this map instead of a blob phantom").meta("map.mrc").in_section("Volume");
+    p.text_optional("--volume", "project this map instead of a blob phantom").meta("map.mrc").in_section("Volume")
+        .input_file();
     p.integer("--box", 64, "phantom box size [px]").range(8, 2048).in_section("Volume");
     p.integer("--blobs", 40, "number of Gaussian blobs in the phantom").range(1, 100000).in_section("Volume");
 
     p.integer("--count", 100, "number of projections").alias("-n").range(1, 100000000).in_section("Projections");
     p.text_optional("--angles_from", "take poses and shifts from this STAR/XMD file instead of drawing them")
-        .meta("poses.star").in_section("Projections");
-    p.real("--max_shift", 0.0, "displacements uniform in [-max, max]^2 [px]").at_least(0).in_section("Projections");
-    p.real("--snr", 0.0, "signal-to-noise ratio var(signal)/var(noise); 0 = no noise").at_least(0).in_section("Projections");
+        .meta("poses.star").in_section("Projections").input_file();
+    p.flag("--missing_angles_zero", "--angles_from: a missing angle column means 0 for every particle; without "
+                                    "it such a file is an error").alias("--missing-angles-zero").in_section("Projections");
+    p.real("--max_shift", 0.0, "displacements uniform in [-max, max]^2 [px]").range(0, 1e4).in_section("Projections");
+    p.real("--snr", 0.0, "signal-to-noise ratio var(signal)/var(noise), 1e-6 to 1e6; 0 = no noise")
+        .range(0, 1e6).in_section("Projections");
     p.flag("--ctf", "multiply by a CTF with random defocus (written to the metadata)").in_section("Projections");
     p.reals("--defocus_range", {10000, 30000}, "defocus U range [A]").in_section("Projections");
-    p.real("--voltage", 300, "acceleration voltage [kV]").at_least(1).in_section("Projections");
-    p.real("--cs", 2.7, "spherical aberration [mm]").at_least(0).in_section("Projections");
+    p.real("--voltage", 300, "acceleration voltage [kV]").range(1, 3000).in_section("Projections");
+    p.real("--cs", 2.7, "spherical aberration [mm]").range(0, 100).in_section("Projections");
     p.real("--q0", 0.1, "amplitude contrast").range(0, 0.99).in_section("Projections");
 
     p.integers("--size", {1024, 1024}, "movie frame size x y [px]").in_section("Movie");
     p.integer("--frames", 20, "number of frames").range(1, 100000).in_section("Movie");
     p.choice("--trajectory", "T1", {"none", "T1", "T2", "T3"},
              "motion: T1 settling drift, T2 fast linear drift, T3 drift + doming (local)").in_section("Movie");
-    p.real("--time_constant", 4.0, "settling time constant of T3 [frames]").at_least(0.1).in_section("Movie");
-    p.real("--dose", 1.0, "mean electrons per pixel per frame").at_least(1e-6).in_section("Movie");
-    p.real("--contrast", 0.1, "specimen contrast c: counts = dose * max(0, 1 + c*S)").at_least(0).in_section("Movie");
-    p.real("--hf", 0.0, "weight h of the high-frequency specimen band").at_least(0).in_section("Movie");
+    p.real("--time_constant", 4.0, "settling time constant of T3 [frames]").range(0.1, 1e4).in_section("Movie");
+    p.real("--dose", 1.0, "mean electrons per pixel per frame").range(1e-6, sim::kMaxDose).in_section("Movie");
+    p.real("--contrast", 0.1, "specimen contrast c: counts = dose * max(0, 1 + c*S)").range(0, sim::kMaxContrast)
+        .in_section("Movie");
+    p.real("--hf", 0.0, "weight h of the high-frequency specimen band").range(0, sim::kMaxHighFrequency)
+        .in_section("Movie");
     p.flag("--noise_free", "write expected counts (dose 1) instead of Poisson draws").in_section("Movie");
     p.flag("--gain", "apply a random multiplicative gain and write it as <oroot>_gain.mrc").in_section("Movie");
   }
 
+  /// Every size is bounded before anything is allocated: by its option's range, and here by
+  /// the size of the files and the work it implies (usage errors naming the options).
   void validate() override {
     const auto size = params().get_ints("--size");
-    if (size.size() != 2 || size[0] < 16 || size[1] < 16) throw_usage_error("--size: need two values >= 16");
+    if (size.size() != 2 || size[0] < 16 || size[1] < 16 || size[0] > 65536 || size[1] > 65536)
+      throw_usage_error("--size: need two values from 16 to 65536");
     const auto df = params().get_reals("--defocus_range");
-    if (df[0] > df[1] || df[0] < 0) throw_usage_error("--defocus_range: need 0 <= min <= max");
+    if (df.size() != 2 || df[0] > df[1] || df[0] < 0 || df[1] > 1e6)
+      throw_usage_error("--defocus_range: need 0 <= min <= max <= 1e6 A");
+    const double snr = params().get_real("--snr");
+    if (snr != 0 && snr < 1e-6) throw_usage_error("--snr: 0 (no noise) or from 1e-6 to 1e6");
+    const std::string mode = params().get_text("--mode");
+    const double box = static_cast<double>(params().get_int("--box"));
+    const bool phantom = mode == "phantom" || (mode == "projections" && !params().given("--volume"));
+    if (phantom) {
+      if (box * box * box * 4 > kMaxOutputBytes)
+        throw_usage_error("--box " + params().get_text("--box") + ": the phantom would be " + gib(box * box * box * 4) +
+                          ", more than frost_simulate writes (" + gib(kMaxOutputBytes) + ")");
+      const double blobs = static_cast<double>(params().get_int("--blobs"));
+      if (0.1 * blobs * box * box * box > kMaxBlobVoxels)
+        throw_usage_error("--blobs " + params().get_text("--blobs") + " with --box " + params().get_text("--box") +
+                          ": too much work for a phantom; use fewer blobs or a smaller box");
+    }
+    if (mode == "projections" && !params().given("--volume") && !params().given("--angles_from"))
+      check_stack_bytes(static_cast<double>(params().get_int("--count")), box, "--count");
+    if (mode == "projections" && !params().given("--volume") && params().get_real("--max_shift") > box)
+      throw_usage_error("--max_shift " + params().get_text("--max_shift") + " is larger than the box (" +
+                        params().get_text("--box") + " px)");
+    if (mode == "movie") {
+      const double bytes = double(size[0]) * double(size[1]) * double(params().get_int("--frames")) * 4;
+      if (bytes > kMaxOutputBytes)
+        throw_usage_error("--size " + std::to_string(size[0]) + " " + std::to_string(size[1]) + " with --frames " +
+                          params().get_text("--frames") + ": the movie would be " + gib(bytes) +
+                          ", more than frost_simulate writes (" + gib(kMaxOutputBytes) + ")");
+    }
+  }
+
+  /// Every file the mode writes from --oroot; --volume and --angles_from are inputs.
+  void add_run_files(RunFiles& files) const override {
+    const std::string mode = params().get_text("--mode");
+    if (mode == "phantom") {
+      files.output("the phantom", oroot() + ".mrc");
+    } else if (mode == "projections") {
+      if (!params().given("--volume")) files.output("the phantom", oroot() + "_phantom.mrc");
+      files.output("the projection stack", oroot() + ".mrcs");
+      files.output("the RELION metadata", oroot() + ".star");
+      files.output("the Xmipp metadata", oroot() + ".xmd");
+    } else {
+      files.output("the movie", oroot() + ".mrcs");
+      if (params().flag_value("--gain")) files.output("the gain", oroot() + "_gain.mrc");
+      files.output("the truth metadata", oroot() + "_truth.star");
+    }
   }
 
   int run() override {
+    // The files of a run appear together, or none of them (an error or a kill before the end).
+    OutputSet outputs;
     const std::string mode = params().get_text("--mode");
-    if (mode == "phantom") return run_phantom();
-    if (mode == "projections") return run_projections();
-    return run_movie();
+    if (mode == "phantom") run_phantom();
+    else if (mode == "projections") run_projections();
+    else run_movie();
+    outputs.commit();
+    return finish();
   }
 
 private:
@@ -102,19 +173,33 @@ private:
     written_.push_back(path + "  (" + to_string(img.shape()) + ")");
   }
 
-  int run_phantom() {
+  void run_phantom() {
     auto o = image_options();
     o.content = io::Content::Volume;
     write(oroot() + ".mrc", phantom(), o);
-    return finish();
+  }
+
+  /// A stack of `count` images of `box`^2 pixels must fit the output limit (`option` is named).
+  static void check_stack_bytes(double count, double box, const std::string& option) {
+    const double bytes = count * box * box * 4;
+    if (bytes > kMaxOutputBytes)
+      throw_usage_error(option + ": " + std::to_string(static_cast<long long>(count)) + " projections of " +
+                        std::to_string(static_cast<long long>(box)) + " px would be " + gib(bytes) +
+                        ", more than frost_simulate writes (" + gib(kMaxOutputBytes) + ")");
   }
 
   std::vector<sim::ParticleTruth> particles_from_file(const std::string& path) const;
 
-  int run_projections() {
+  void run_projections() {
     Image<float> volume;
     if (params().given("--volume")) {
       volume = io::read_volume(params().get_text("--volume")).image;
+      const double box = static_cast<double>(volume.shape().x);
+      if (params().get_real("--max_shift") > box)
+        throw_usage_error("--max_shift " + params().get_text("--max_shift") + " is larger than the box of --volume (" +
+                          std::to_string(volume.shape().x) + " px)");
+      if (!params().given("--angles_from"))
+        check_stack_bytes(static_cast<double>(params().get_int("--count")), box, "--count with --volume");
     } else {
       volume = phantom();
       auto o = image_options();
@@ -129,6 +214,8 @@ private:
     std::vector<sim::ParticleTruth> particles;
     if (params().given("--angles_from")) {
       particles = particles_from_file(params().get_text("--angles_from"));
+      check_stack_bytes(static_cast<double>(particles.size()), static_cast<double>(volume.shape().x),
+                        "--angles_from (" + std::to_string(particles.size()) + " particles)");
     } else {
       sim::ParticleDraw draw;
       draw.count = static_cast<int>(params().get_int("--count"));
@@ -161,10 +248,9 @@ private:
     sim::particles_xmd(particles, facts).write(oroot() + ".xmd");
     written_.push_back(oroot() + ".star  (RELION 3.1, " + std::to_string(particles.size()) + " particles)");
     written_.push_back(oroot() + ".xmd  (Xmipp)");
-    return finish();
   }
 
-  int run_movie() {
+  void run_movie() {
     sim::MovieSetup m;
     const auto size = params().get_ints("--size");
     m.nx = static_cast<int>(size[0]);
@@ -194,7 +280,6 @@ private:
     sim::movie_truth_star(movie, m, oroot() + ".mrcs").write(oroot() + "_truth.star");
     written_.push_back(oroot() + "_truth.star  (true per-frame shifts" +
                        std::string(movie.trajectory.is_local() ? " and local displacements)" : ")"));
-    return finish();
   }
 
   int finish() const {
@@ -206,35 +291,30 @@ private:
   std::vector<std::string> written_;
 };
 
-// Poses from an existing particle file: angles as they are; shifts (Xmipp shiftX px, RELION
-// rlnOriginX px or rlnOriginXAngst A) turned into displacements d = -s.
+// Poses from an existing particle file, read as the reconstruction reads them (any dialect,
+// Xmipp's legacy labels, flips folded in); shifts (Xmipp shiftX px, RELION rlnOriginX px or
+// rlnOriginXAngst A at --sampling) turned into displacements d = -s. A missing angle column is
+// an error unless --missing_angles_zero says it means 0.
 std::vector<sim::ParticleTruth> Simulate::particles_from_file(const std::string& path) const {
   const meta::MetadataFile file = meta::MetadataFile::read(path);
   const meta::Block& b = meta::particle_block(file);
-  const bool xmipp = b.has("angleRot");
-  auto angles = [&](const char* relion, const char* xmd) { return b.doubles_or(xmipp ? xmd : relion, 0.0); };
-  const auto rot = angles("rlnAngleRot", "angleRot"), tilt = angles("rlnAngleTilt", "angleTilt"),
-             psi = angles("rlnAnglePsi", "anglePsi");
-  std::vector<double> sx, sy;
-  if (xmipp) {
-    sx = b.doubles_or("shiftX", 0.0);
-    sy = b.doubles_or("shiftY", 0.0);
-  } else if (b.has("rlnOriginXAngst")) {
-    sx = b.doubles("rlnOriginXAngst");
-    sy = b.doubles("rlnOriginYAngst");
-    for (auto& v : sx) v /= pixel();
-    for (auto& v : sy) v /= pixel();
-  } else {
-    sx = b.doubles_or("rlnOriginX", 0.0);
-    sy = b.doubles_or("rlnOriginY", 0.0);
+  if (b.rows() == 0) throw_input_error(path, "no particles in " + b.describe());
+  const meta::ParticlePoses poses = meta::particle_poses(b, std::vector<double>(b.rows(), pixel()));
+  if (!poses.missing_angles.empty()) {
+    if (!params().flag_value("--missing_angles_zero"))
+      throw_input_error(path, meta::missing_angles_error(poses, "--missing_angles_zero"));
+    std::string labels;
+    for (const auto& l : poses.missing_angles) labels += " " + l;
+    log_warning(path + " has no" + labels + ": written as 0 for every particle (--missing_angles_zero)");
   }
   std::vector<sim::ParticleTruth> out(b.rows());
   for (std::size_t i = 0; i < b.rows(); ++i) {
-    out[i].pose = {rot[i], tilt[i], psi[i]};
-    out[i].dx = -sx[i];
-    out[i].dy = -sy[i];
+    for (double v : {poses.rot[i], poses.tilt[i], poses.psi[i], poses.shift_x[i], poses.shift_y[i]})
+      if (!std::isfinite(v)) throw_input_error(path, "row " + std::to_string(i + 1) + ": non-finite angle or shift");
+    out[i].pose = {poses.rot[i], poses.tilt[i], poses.psi[i]};
+    out[i].dx = -poses.shift_x[i];
+    out[i].dy = -poses.shift_y[i];
   }
-  if (out.empty()) throw_input_error(path, "no particles in " + b.describe());
   return out;
 }
 

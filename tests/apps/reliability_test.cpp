@@ -630,8 +630,9 @@ void expect_clean_sigkill(const std::string& what, const Interruption& in, const
 }
 
 // frost_reconstruct_fourier: SIGINT and SIGKILL during insertion (2000 images, one thread), then
-// a rerun; and while writing (--halves: half 1, half 2, FSC files, then the map): SIGKILL while
-// half map 2 is written, SIGINT while the map is written, then a rerun writing all five files.
+// a rerun; and while writing (--halves: half 1, half 2, FSC files, then the map, all in one output
+// set): SIGKILL while half map 2 is written, SIGINT while the map is written (neither leaves a file
+// of the run in place), then a rerun writing all five files.
 TEST_F(Reliability, ReconstructionInterruptedLeavesNoPartialMapAndReruns) {
   { // the 20 particle rows of p.star 100 times: a run of about 2 s without more simulation
     std::istringstream in(slurp(file("p.star")));
@@ -660,12 +661,12 @@ TEST_F(Reliability, ReconstructionInterruptedLeavesNoPartialMapAndReruns) {
   const std::string halves = reconstruct_cmd("-i " + file("p.star") + " --halves -o " + w + "/h.mrc");
   in = interrupt_while_writing(halves, w + "/kill", w + "/h_half2.mrc", SIGKILL);
   expect_clean_sigkill("reconstruct: SIGKILL writing half map 2", in, w);
-  EXPECT_TRUE(fs::exists(w + "/h_half1.mrc")); // written before
+  EXPECT_FALSE(fs::exists(w + "/h_half1.mrc")); // finished before, but the set never committed
   EXPECT_FALSE(fs::exists(w + "/h.mrc"));
   in = interrupt_while_writing(halves, w + "/int", w + "/h.mrc", SIGINT);
   expect_clean_sigint("reconstruct: SIGINT writing the map", in, w);
   EXPECT_FALSE(fs::exists(w + "/h.mrc"));
-  EXPECT_TRUE(fs::exists(w + "/h_half2.mrc")); // written before the map
+  EXPECT_FALSE(fs::exists(w + "/h_half2.mrc")); // finished before the map, removed with the set
   const Outcome again = run(halves, w + "/rerun");
   std::printf("[interrupt] reconstruct: rerun with --halves: %s in %.2f s\n", again.status().c_str(),
               again.seconds);

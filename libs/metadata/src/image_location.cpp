@@ -68,8 +68,7 @@ std::string resolve_data_path(const std::string& path, const std::string& metada
   switch (base) {
   case PathBase::WorkingDirectory: return path;
   case PathBase::MetadataDirectory: return beside;
-  case PathBase::Auto:
-    if (exists(strip_type_suffix(path))) return path;
+  case PathBase::Auto: // the metadata's folder first (image_location.hpp says why)
     if (exists(strip_type_suffix(beside))) return beside;
     return path;
   }

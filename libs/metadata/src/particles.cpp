@@ -1,6 +1,7 @@
 #include "frost/metadata/particles.hpp"
 
 #include <array>
+#include <cmath>
 
 #include "frost/core/error.hpp"
 #include "frost/metadata/xmipp_relion.hpp"
@@ -80,9 +81,34 @@ std::vector<double> particle_pixel_sizes(const MetadataFile& file) {
     }
     return out;
   }
+  if (particles.has("samplingRate")) return particles.doubles("samplingRate"); // Xmipp
   throw_input_error(file.origin().empty() ? std::string("<memory>") : file.origin(),
-                    "no pixel size: needs data_optics rlnImagePixelSize, or rlnDetectorPixelSize and "
-                    "rlnMagnification in data_" + particles.name() + " (or give it on the command line)");
+                    "no pixel size: needs data_optics rlnImagePixelSize, rlnDetectorPixelSize and "
+                    "rlnMagnification, or samplingRate in data_" + particles.name() +
+                        " (or give it on the command line)");
+}
+
+std::optional<double> particle_pixel_size(const MetadataFile& file) {
+  const Block& particles = particle_block(file);
+  const Block* optics = file.find("optics");
+  const bool named = (optics && optics->has("rlnImagePixelSize")) || particles.has("rlnImagePixelSize") ||
+                     (particles.has("rlnDetectorPixelSize") && particles.has("rlnMagnification")) ||
+                     particles.has("samplingRate");
+  if (!named || particles.rows() == 0) return std::nullopt;
+  const std::vector<double> sizes = particle_pixel_sizes(file);
+  // The label the sizes came from, in particle_pixel_sizes()' order, for messages.
+  std::string label = "samplingRate";
+  if (optics && optics->has("rlnImagePixelSize")) label = "rlnImagePixelSize (data_" + optics->name() + ")";
+  else if (particles.has("rlnImagePixelSize")) label = "rlnImagePixelSize";
+  else if (particles.has("rlnDetectorPixelSize") && particles.has("rlnMagnification")) label = "rlnMagnification";
+  for (std::size_t r = 0; r < sizes.size(); ++r) {
+    if (!(sizes[r] > 0) || !std::isfinite(sizes[r]))
+      particles.fail_at(r, label, "pixel size " + std::to_string(sizes[r]) + " is not a positive number of Angstrom");
+    if (std::abs(sizes[r] - sizes[0]) > 1e-6 * sizes[0])
+      particles.fail_at(r, label, "particles have different pixel sizes (" + std::to_string(sizes[0]) + " and " +
+                                      std::to_string(sizes[r]) + " A); frost does not rescale optics groups");
+  }
+  return sizes[0];
 }
 
 ParticlePoses particle_poses(const Block& particles, const std::vector<double>& pixel_sizes) {
@@ -91,6 +117,8 @@ ParticlePoses particle_poses(const Block& particles, const std::vector<double>& 
   for (const Column& c : particles.columns()) relion = relion || c.label().compare(0, 3, "rln") == 0;
   ParticlePoses out;
   if (relion) {
+    for (const char* label : {"rlnAngleRot", "rlnAngleTilt", "rlnAnglePsi"})
+      if (!particles.has(label)) out.missing_angles.emplace_back(label);
     out.rot = particles.doubles_or("rlnAngleRot", 0.0);
     out.tilt = particles.doubles_or("rlnAngleTilt", 0.0);
     out.psi = particles.doubles_or("rlnAnglePsi", 0.0);
@@ -110,19 +138,26 @@ ParticlePoses particle_poses(const Block& particles, const std::vector<double>& 
     }
     return out;
   }
-  const auto values = [&](std::string_view canonical) {
+  // The current name wins over a legacy alias of it when a table has both.
+  const auto label_of = [&](std::string_view canonical) -> const Column* {
+    if (const Column* c = particles.find(canonical)) return c;
     for (const Column& c : particles.columns())
-      if (canonical_xmipp_label(c.label()) == canonical) return particles.doubles(c.label());
+      if (canonical_xmipp_label(c.label()) == canonical) return &c;
+    return nullptr;
+  };
+  const auto values = [&](std::string_view canonical) {
+    if (const Column* c = label_of(canonical)) return particles.doubles(c->label());
     return std::vector<double>(n, 0.0);
   };
+  for (const char* label : {"angleRot", "angleTilt", "anglePsi"})
+    if (!label_of(label)) out.missing_angles.emplace_back(label);
   out.rot = values("angleRot");
   out.tilt = values("angleTilt");
   out.psi = values("anglePsi");
   out.shift_x = values("shiftX");
   out.shift_y = values("shiftY");
   std::vector<std::int64_t> flip(n, 0);
-  for (const Column& c : particles.columns())
-    if (canonical_xmipp_label(c.label()) == "flip") flip = particles.ints(c.label());
+  if (const Column* c = label_of("flip")) flip = particles.ints(c->label());
   for (std::size_t r = 0; r < n; ++r) {
     const XmippPose p = unflip(XmippPose{out.rot[r], out.tilt[r], out.psi[r], out.shift_x[r], out.shift_y[r], 0, flip[r] != 0});
     out.tilt[r] = p.tilt;
@@ -130,6 +165,14 @@ ParticlePoses particle_poses(const Block& particles, const std::vector<double>& 
     out.shift_x[r] = p.shift_x;
   }
   return out;
+}
+
+std::string missing_angles_error(const ParticlePoses& poses, const std::string& option) {
+  if (poses.missing_angles.empty()) return std::string();
+  std::string labels;
+  for (const std::string& l : poses.missing_angles) labels += (labels.empty() ? "" : ", ") + l;
+  return "no " + labels + " column: a projection needs all three angles (give " + option +
+         " if a missing angle means 0)";
 }
 
 DerivedOptics derive_relion30_optics(const Block& particles) {

@@ -9,7 +9,6 @@
 #include <cstring>
 
 #include "frost/core/error.hpp"
-#include "frost/core/log.hpp"
 #include "frost/metadata/metadata_file.hpp"
 
 namespace frost::meta {
@@ -61,7 +60,7 @@ public:
         continue;
       }
       if (line.front() == '#') {
-        if (!seen_content && is_xmipp_header(line)) evidence.xmipp_header = xmipp_ = true;
+        if (!seen_content && is_xmipp_header(line)) evidence.xmipp_header = true;
         if (evidence.version == 0) evidence.version = version_of_comment(line);
         seen_content = true;
         continue;
@@ -195,17 +194,10 @@ private:
     if (tokens_.empty()) return; // only a comment after leading blanks
     const std::size_t expected = block.column_count();
     if (expected == 0) fail("data row in a loop_ without labels in data_" + block.name());
-    if (tokens_.size() > expected && xmipp_) {
-      // Xmipp reads as many values as there are labels and ignores the rest of the line
-      // (xmipp/experimental_images.xmd has such a row); accept it, but say so once per block.
-      if (warned_blocks_ != blocks.size()) {
-        log_warning(origin_ + ":" + std::to_string(line_no_) + ": row has " + std::to_string(tokens_.size()) +
-                    " values, data_" + block.name() + " has " + std::to_string(expected) +
-                    " labels; the extra values are ignored as Xmipp does");
-        warned_blocks_ = blocks.size();
-      }
-      tokens_.resize(expected);
-    }
+    // Every row holds one value per label, in Xmipp files too: Xmipp ignores values beyond the
+    // labels, but such a row has lost or gained a value somewhere, and which column then holds
+    // what is a guess (xmipp/experimental_images.xmd: its psi would be read as 10 and its shiftX
+    // as 262.8).
     if (tokens_.size() != expected)
       fail("row has " + std::to_string(tokens_.size()) + " values, data_" + block.name() + " has " +
            std::to_string(expected) + " labels");
@@ -248,8 +240,6 @@ private:
   bool reserved_ = false;
   std::size_t line_no_ = 0;
   Mode mode_ = Mode::NoBlock;
-  bool xmipp_ = false;                   // the file starts with Xmipp's header
-  std::size_t warned_blocks_ = 0;        // block count when the last warning was given
   std::vector<std::string_view> tokens_;
 };
 

@@ -68,6 +68,9 @@ SimulatedMovie simulate_movie(const MovieSetup& m) {
   if (m.nx < 16 || m.ny < 16 || m.frames < 1)
     throw_usage_error("movie size must be at least 16x16 with one frame");
   FROST_EXPECTS(m.dose > 0 && m.pixel_size > 0, "dose and pixel size must be positive");
+  FROST_EXPECTS(m.dose <= kMaxDose && m.contrast >= 0 && m.contrast <= kMaxContrast && m.high_frequency >= 0 &&
+                    m.high_frequency <= kMaxHighFrequency,
+                "dose, contrast and high-frequency weight within the limits of movie.hpp");
   const index_t cx = m.nx + 2 * kMargin, cy = m.ny + 2 * kMargin;
   const Shape canvas_shape = Shape::image(cx, cy);
   const Image<float> canvas = make_specimen(cx, cy, m.pixel_size, m.high_frequency, m.seed);

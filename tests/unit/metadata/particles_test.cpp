@@ -42,23 +42,27 @@ TEST(MetaImageLocation, TypeSuffix) {
   EXPECT_EQ(strip_type_suffix("C:/x/y.mrc"), "C:/x/y.mrc");
 }
 
-TEST(MetaImageLocation, RelativePathsFollowRelionThenTheStarDirectory) {
-  test::TempDir dir;
+TEST(MetaImageLocation, RelativePathsFollowTheStarDirectoryThenTheWorkingDirectory) {
+  test::TempDir dir, work;
   write_text_file_atomic(dir.file("stack.mrcs"), "x");
   const std::string star = dir.file("particles.star");
   EXPECT_EQ(resolve_data_path("/abs/stack.mrcs", star), "/abs/stack.mrcs");
-  // Not in the working directory: found next to the STAR file.
   EXPECT_EQ(resolve_data_path("stack.mrcs", star), dir.file("stack.mrcs"));
   EXPECT_EQ(resolve_data_path("stack.mrcs:mrcs", star), dir.file("stack.mrcs:mrcs"));
   // Nowhere: RELION's project-relative path is returned unchanged.
   EXPECT_EQ(resolve_data_path("missing.mrcs", star), "missing.mrcs");
   EXPECT_EQ(resolve_data_path("stack.mrcs", star, PathBase::WorkingDirectory), "stack.mrcs");
   EXPECT_EQ(resolve_data_path("x.mrcs", star, PathBase::MetadataDirectory), dir.file("x.mrcs"));
-  // Present in the working directory: RELION's rule wins.
   char cwd[PATH_MAX];
   ASSERT_NE(::getcwd(cwd, sizeof cwd), nullptr);
-  ASSERT_EQ(::chdir(dir.path().c_str()), 0);
+  ASSERT_EQ(::chdir(work.path().c_str()), 0);
+  // Only in the working directory (a RELION project): the project path.
+  write_text_file_atomic(work.file("own.mrcs"), "y");
+  EXPECT_EQ(resolve_data_path("own.mrcs", star), "own.mrcs");
   EXPECT_EQ(resolve_data_path("stack.mrcs", "/elsewhere/p.star"), "stack.mrcs");
+  // A same-named file in the working directory does not win over the one beside the STAR file.
+  write_text_file_atomic(work.file("stack.mrcs"), "other data set");
+  EXPECT_EQ(resolve_data_path("stack.mrcs", star), dir.file("stack.mrcs"));
   ASSERT_EQ(::chdir(cwd), 0);
 }
 
@@ -278,6 +282,66 @@ TEST(MetaXmippRelion, RelionFileToXmippUsesPerRowPixelSizes) {
   FROST_REQUIRE_DATA(ps, "ASPIRE-Python/rln_proj_65_shifted.star");
   const Block z = relion_to_xmipp(particle_block(MetadataFile::read(ps)), 5.0);
   EXPECT_EQ(z.doubles("shiftX"), (std::vector<double>{6, 10, -8, -13}));
+}
+
+TEST(MetaParticles, OnePixelSizeFromEveryDialect) {
+  const MetadataFile relion = MetadataFile::parse(
+      "# version 30001\ndata_optics\nloop_\n_rlnOpticsGroup\n_rlnImagePixelSize\n1 1.5\n\n"
+      "# version 30001\ndata_particles\nloop_\n_rlnImageName\n_rlnOpticsGroup\n1@s.mrcs 1\n2@s.mrcs 1\n", "r.star");
+  EXPECT_EQ(particle_pixel_size(relion), std::optional<double>(1.5));
+  const MetadataFile rows = MetadataFile::parse("data_particles\nloop_\n_rlnImageName\n_rlnImagePixelSize\n1@s 2.5\n", "p.star");
+  EXPECT_EQ(particle_pixel_size(rows), std::optional<double>(2.5));
+  FROST_REQUIRE_DATA(v30, "cryodrgn/empiar_10076_7.star");
+  EXPECT_DOUBLE_EQ(*particle_pixel_size(MetadataFile::read(v30)), 5.0 * 1e4 / 38168);
+  const MetadataFile xmipp = MetadataFile::parse(
+      "# XMIPP_STAR_1 *\ndata_\nloop_\n _image\n _samplingRate\n 1@s.mrcs 3.25\n 2@s.mrcs 3.25\n", "x.xmd");
+  EXPECT_EQ(particle_pixel_size(xmipp), std::optional<double>(3.25));
+  EXPECT_EQ(particle_pixel_sizes(xmipp), (std::vector<double>{3.25, 3.25}));
+  // None named: nothing, and the caller says what it uses instead.
+  const MetadataFile none = MetadataFile::parse("# XMIPP_STAR_1 *\ndata_\nloop_\n _image\n 1@s.mrcs\n", "n.xmd");
+  EXPECT_FALSE(particle_pixel_size(none).has_value());
+  // Values that are no pixel size, and several sizes, name the file and the row.
+  const MetadataFile zero = MetadataFile::parse("# XMIPP_STAR_1 *\ndata_\nloop_\n _image\n _samplingRate\n a 1\n b 0\n", "z.xmd");
+  const std::string z = test::error_message([&] { (void)particle_pixel_size(zero); });
+  EXPECT_NE(z.find("z.xmd:7"), std::string::npos) << z;
+  EXPECT_NE(z.find("samplingRate"), std::string::npos) << z;
+  const MetadataFile mixed = MetadataFile::parse(
+      "data_optics\nloop_\n_rlnOpticsGroup\n_rlnImagePixelSize\n1 1.0\n2 2.0\n\n"
+      "data_particles\nloop_\n_rlnImageName\n_rlnOpticsGroup\n1@s 1\n2@s 2\n", "m.star");
+  const std::string m = test::error_message([&] { (void)particle_pixel_size(mixed); });
+  EXPECT_NE(m.find("m.star"), std::string::npos) << m;
+  EXPECT_NE(m.find("different pixel sizes"), std::string::npos) << m;
+}
+
+TEST(MetaParticles, MissingAnglesAreListed) {
+  const auto poses = [](const std::string& text) {
+    return particle_poses(particle_block(MetadataFile::parse(text, "a.star")));
+  };
+  const ParticlePoses all = poses("data_\nloop_\n_rlnImageName\n_rlnAngleRot\n_rlnAngleTilt\n_rlnAnglePsi\n1@s 1 2 3\n");
+  EXPECT_TRUE(all.missing_angles.empty());
+  EXPECT_EQ(missing_angles_error(all, "--x"), "");
+  const ParticlePoses no_tilt = poses("data_\nloop_\n_rlnImageName\n_rlnAngleRot\n_rlnAnglePsi\n1@s 1 3\n");
+  EXPECT_EQ(no_tilt.missing_angles, (std::vector<std::string>{"rlnAngleTilt"}));
+  EXPECT_EQ(no_tilt.tilt, (std::vector<double>{0.0}));
+  const std::string e = missing_angles_error(no_tilt, "--missing_angles_zero");
+  EXPECT_NE(e.find("rlnAngleTilt"), std::string::npos) << e;
+  EXPECT_NE(e.find("--missing_angles_zero"), std::string::npos) << e;
+  const ParticlePoses none = poses("data_\nloop_\n_rlnImageName\n_rlnOriginX\n1@s 1\n");
+  EXPECT_EQ(none.missing_angles, (std::vector<std::string>{"rlnAngleRot", "rlnAngleTilt", "rlnAnglePsi"}));
+  // Xmipp: current names or the legacy rot/tilt/psi and Xoff/Yoff, current names first.
+  const ParticlePoses legacy = poses("# XMIPP_STAR_1 *\ndata_\nloop_\n _image\n _rot\n _tilt\n _psi\n _Xoff\n _Yoff\n"
+                                     " a 10 20 30 1.5 -2\n");
+  EXPECT_TRUE(legacy.missing_angles.empty());
+  EXPECT_EQ(legacy.rot, (std::vector<double>{10}));
+  EXPECT_EQ(legacy.tilt, (std::vector<double>{20}));
+  EXPECT_EQ(legacy.psi, (std::vector<double>{30}));
+  EXPECT_EQ(legacy.shift_x, (std::vector<double>{1.5}));
+  EXPECT_EQ(legacy.shift_y, (std::vector<double>{-2}));
+  const ParticlePoses both = poses("# XMIPP_STAR_1 *\ndata_\nloop_\n _image\n _rot\n _angleRot\n _angleTilt\n _anglePsi\n"
+                                   " a 1 2 3 4\n");
+  EXPECT_EQ(both.rot, (std::vector<double>{2}));
+  const ParticlePoses xmipp_rot = poses("# XMIPP_STAR_1 *\ndata_\nloop_\n _image\n _angleRot\n a 1\n");
+  EXPECT_EQ(xmipp_rot.missing_angles, (std::vector<std::string>{"angleTilt", "anglePsi"}));
 }
 
 } // namespace

@@ -129,14 +129,27 @@ TEST(MetaStarSyntaxErrors, RowWithTooFewValues) {
   EXPECT_NE(m.find("data_p"), std::string::npos) << m;
 }
 
-TEST(MetaStarSyntaxErrors, RowWithTooManyValuesOutsideXmipp) {
+TEST(MetaStarSyntaxErrors, RowWithTooManyValues) {
   const std::string m = test::error_message([] { parse("data_p\nloop_\n_a\n1 2\n"); });
   EXPECT_NE(m.find("mem.star:4"), std::string::npos) << m;
+  EXPECT_NE(m.find("row has 2 values, data_p has 1 labels"), std::string::npos) << m;
+  // A RELION 3.1 particle row with one value too many, after good rows.
+  const std::string r = test::error_message([] {
+    parse("# version 30001\ndata_optics\nloop_\n_rlnOpticsGroup\n_rlnImagePixelSize\n1 2.0\n\n"
+          "# version 30001\ndata_particles\nloop_\n_rlnImageName\n_rlnAngleRot\n1@s.mrcs 10\n2@s.mrcs 20 7\n");
+  });
+  EXPECT_NE(r.find("mem.star:14"), std::string::npos) << r;
+  EXPECT_NE(r.find("data_particles"), std::string::npos) << r;
 }
 
-TEST(MetaStarSyntaxErrors, XmippIgnoresExtraValuesLikeXmipp) {
-  const MetadataFile f = parse("# XMIPP_STAR_1 *\ndata_\nloop_\n _a\n _b\n1 2 3\n4 5\n");
-  EXPECT_EQ(f.blocks()[0].ints("b"), (std::vector<std::int64_t>{2, 5}));
+TEST(MetaStarSyntaxErrors, XmippRowsNeedOneValuePerLabelToo) {
+  // Xmipp itself ignores values beyond the labels; such a row has lost or gained a value
+  // somewhere, so which column holds what is a guess: refused as in any STAR file.
+  const std::string m = test::error_message([] { parse("# XMIPP_STAR_1 *\ndata_\nloop_\n _a\n _b\n1 2\n4 5 6\n"); });
+  EXPECT_NE(m.find("mem.star:7"), std::string::npos) << m;
+  EXPECT_NE(m.find("row has 3 values"), std::string::npos) << m;
+  const std::string f = test::error_message([] { parse("# XMIPP_STAR_1 *\ndata_\nloop_\n _a\n _b\n1 2\n4\n"); });
+  EXPECT_NE(f.find("mem.star:7"), std::string::npos) << f;
 }
 
 TEST(MetaStarSyntaxErrors, ListLabelWithoutValue) {

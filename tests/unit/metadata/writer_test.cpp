@@ -20,7 +20,7 @@ const char* const kAllFiles[] = {
     "em-testdata/corrected_micrographs.star", "em-testdata/micrographs_ctf.star", "em-testdata/movie_frameImage.star",
     "em-testdata/mtf_k2_200kV.star", "em-testdata/particles_1k.star", "em-testdata/run_it025_data.star",
     "ASPIRE-Python/rln_proj_64.star", "ASPIRE-Python/rln_proj_64_centered.star", "ASPIRE-Python/rln_proj_65.star",
-    "ASPIRE-Python/rln_proj_65_shifted.star", "xmipp/ReadWriteAppendBlock.xmd", "xmipp/experimental_images.xmd",
+    "ASPIRE-Python/rln_proj_65_shifted.star", "xmipp/ReadWriteAppendBlock.xmd",
     "xmipp/ref_c1_exp_sampling.xmd", "xmipp/test.xmd", "xmipp/testBlock.xmd"};
 
 /// Same blocks, labels and cell texts.

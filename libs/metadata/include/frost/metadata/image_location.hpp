@@ -28,22 +28,26 @@ std::string strip_type_suffix(const std::string& path);
 /// @brief What a relative path in a metadata file is relative to.
 ///
 /// RELION (and Xmipp under Scipion) write paths relative to the project directory, i.e. the
-/// working directory of the program that reads the file, never relative to the STAR file's
-/// own folder. Data sets copied elsewhere (the ASPIRE and cryoDRGN test files) keep their
-/// stacks next to the STAR file instead. Auto accepts both: see resolve_data_path().
+/// working directory of the program that reads the file. Data sets copied elsewhere (the
+/// ASPIRE and cryoDRGN test files) keep their stacks next to the metadata file instead. Auto
+/// accepts both, the metadata file's folder first: see resolve_data_path().
 enum class PathBase {
   WorkingDirectory,  ///< RELION's rule, strictly
   MetadataDirectory, ///< next to the metadata file
-  Auto               ///< working directory if the file exists there, else next to the metadata
+  Auto               ///< next to the metadata if the file exists there, else the working directory
 };
 
 /// @brief Resolves a data path read from the metadata file `metadata_path`.
 ///
-/// Absolute paths are returned unchanged. With PathBase::Auto a relative path is used as is
-/// when it exists relative to the working directory (RELION's rule), else joined to the
-/// metadata file's directory when it exists there, else returned unchanged so that a later
-/// "cannot open" error names the path RELION would have used. The `:suffix` of Xmipp paths is
-/// ignored for the existence check and kept in the result.
+/// Absolute paths are returned unchanged. With PathBase::Auto a relative path is joined to the
+/// metadata file's folder when the file exists there, else used as is (relative to the working
+/// directory, RELION's project rule) when it exists there, else returned unchanged so that a
+/// later "cannot open" error names the path RELION would have used. The metadata's folder comes
+/// first because a file there belongs to the metadata for certain, while a same-named file in
+/// whatever folder the program runs from may be another data set's: trying the working
+/// directory first let such a file win silently. In a RELION project the STAR file's folder
+/// (a job folder) holds no `Extract/...` path, so RELION's files still resolve in the project.
+/// The `:suffix` of Xmipp paths is ignored for the existence check and kept in the result.
 std::string resolve_data_path(const std::string& path, const std::string& metadata_path,
                               PathBase base = PathBase::Auto);
 

@@ -3,6 +3,8 @@
 /// @brief Particle-file helpers: which block holds the particles, optics-group joins and
 /// pixel sizes for every RELION version (docs/formats.md#particle-files).
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,14 +31,27 @@ std::vector<std::size_t> optics_rows(const Block& optics, const Block& particles
 std::vector<double> optics_doubles(const Block& optics, const Block& particles, std::string_view label);
 
 /// @brief Pixel size [Å] of every particle: data_optics rlnImagePixelSize (3.1+), else the
-/// particle table's rlnImagePixelSize, else rlnDetectorPixelSize/rlnMagnification (3.0).
-/// frost::Error(Input) when the file has none of these (the caller then needs --sampling).
+/// particle table's rlnImagePixelSize, else rlnDetectorPixelSize/rlnMagnification (3.0), else
+/// Xmipp's samplingRate column. frost::Error(Input) when the file has none of these (the
+/// caller then needs --sampling).
 std::vector<double> particle_pixel_sizes(const MetadataFile& file);
+
+/// @brief The one pixel size [Å/px] of a file's particle images, whatever the dialect: the
+/// labels particle_pixel_sizes() reads (RELION optics or particle rlnImagePixelSize, RELION 3.0
+/// detector pixel size and magnification, Xmipp samplingRate). Nothing when the file names no
+/// pixel size (the caller then needs an option or a default it states). frost::Error(Input)
+/// naming the file and row for a value that is not a positive finite number, or when
+/// particles have different pixel sizes (optics groups frost would have to rescale).
+std::optional<double> particle_pixel_size(const MetadataFile& file);
 
 /// @brief Per-particle projection pose, whatever the dialect.
 struct ParticlePoses {
   std::vector<double> rot, tilt, psi;   ///< degrees; 0 where the labels are absent
   std::vector<double> shift_x, shift_y; ///< pixels of the particle images (Xmipp sign = RELION sign)
+  /// The angle labels the table lacks, in the table's dialect (e.g. "rlnAngleTilt"), whose
+  /// values above are 0. A projection needs all three: a program refuses a table with missing
+  /// angles unless the user says that a missing angle means 0 (missing_angles_error()).
+  std::vector<std::string> missing_angles;
 };
 
 /// @brief Poses of a particle table. RELION (labels starting with `rln`): rlnAngleRot/Tilt/Psi,
@@ -44,7 +59,14 @@ struct ParticlePoses {
 /// Xmipp: angleRot/Tilt/Psi and shiftX/Y (legacy names accepted) with `flip` folded in
 /// (docs/formats.md#xmipp-and-relion-mapping). `pixel_sizes` (one per row) is needed only for Å origins;
 /// frost::Error(Input) when they are needed and missing.
+/// The legacy names are rot/tilt/psi and Xoff/Yoff; a current name wins over its alias. Absent
+/// shifts are 0 (centred particles); absent angles are 0 and listed in
+/// ParticlePoses::missing_angles.
 ParticlePoses particle_poses(const Block& particles, const std::vector<double>& pixel_sizes = {});
+
+/// @brief The message of a table whose poses lack angles: "no rlnAngleTilt column: a projection
+/// needs all three angles (give `option` if a missing angle means 0)". Empty when none is missing.
+std::string missing_angles_error(const ParticlePoses& poses, const std::string& option);
 
 /// @brief Optics groups derived from a RELION 3.0 particle table.
 struct DerivedOptics {

@@ -8,6 +8,13 @@
 
 namespace frost::sim {
 
+/// Upper limits of the count model: Poisson means stay below dose * (1 + contrast * |S|) / gain,
+/// with |S| at most a few tens for h <= 10, far below where an integer Poisson draw overflows or
+/// never ends (a contrast of 1e30 did).
+constexpr double kMaxDose = 1e4;          ///< electrons per pixel per frame
+constexpr double kMaxContrast = 10;       ///< c
+constexpr double kMaxHighFrequency = 10;  ///< h
+
 struct MovieSetup {
   int nx = 1024, ny = 1024, frames = 20;
   double pixel_size = 1.0;   ///< Ts [A/px]; sets the specimen's frequency bands
