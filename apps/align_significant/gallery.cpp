@@ -7,9 +7,9 @@
 #include "frost/geometry/projection.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/io/image_ref.hpp"
+#include "frost/metadata/image_location.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/metadata/value_text.hpp"
-#include "data_paths.hpp"
 
 namespace frost::app {
 
@@ -67,7 +67,7 @@ void save_gallery(const Gallery& g, const std::string& base, double pixel_size) 
   std::vector<std::string> names;
   std::vector<double> rot, tilt, psi;
   for (std::size_t r = 0; r < g.info.angles.size(); ++r) {
-    names.push_back(location_for_metadata(io::make_image_address(static_cast<index_t>(r), stack), xmd));
+    names.push_back(meta::location_for_metadata(io::make_image_address(static_cast<index_t>(r), stack), xmd));
     rot.push_back(g.info.angles[r].rot);
     tilt.push_back(g.info.angles[r].tilt);
     psi.push_back(g.info.angles[r].psi);

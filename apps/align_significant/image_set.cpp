@@ -4,7 +4,6 @@
 #include <cmath>
 #include <map>
 #include <memory>
-#include <set>
 
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
@@ -14,7 +13,6 @@
 #include "frost/metadata/value_text.hpp"
 #include "frost/metadata/particles.hpp"
 #include "frost/metadata/xmipp_relion.hpp"
-#include "data_paths.hpp"
 
 namespace frost::app {
 
@@ -34,7 +32,8 @@ ImageTable read_image_table(const std::string& spec, double pixel_option) {
   if (pixel_option > 0) {
     t.pixel_size = pixel_option;
     t.pixel_source = PixelSource::Option;
-  } else if ((t.pixel_size = metadata_pixel_size(file, block, parts.file)) > 0) {
+  } else if (const std::optional<double> px = meta::particle_pixel_size(file, *chosen)) {
+    t.pixel_size = *px;
     t.pixel_source = PixelSource::File;
   }
   if (block.has("rlnImageName")) {
@@ -75,16 +74,6 @@ ImageTable read_image_table(const std::string& spec, double pixel_option) {
     }
   t.rows = std::move(block);
   return t;
-}
-
-std::vector<std::string> image_files(const ImageTable& table) {
-  std::vector<std::string> files;
-  std::set<std::string> seen;
-  for (const std::string& image : table.images) {
-    std::string path = meta::strip_type_suffix(meta::parse_image_location(image).path);
-    if (seen.insert(path).second) files.push_back(std::move(path));
-  }
-  return files;
 }
 
 namespace {

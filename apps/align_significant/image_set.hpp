@@ -31,14 +31,11 @@ struct ImageTable {
 /// @brief Reads `spec`: `block@file`, else the particle table of a RELION 3.1+ file (the first
 /// table that is not data_optics), else the first block. Drops rows with enabled = −1 and
 /// converts RELION STAR (rlnImageName, 3.0 and 3.1+) to Xmipp labels. The pixel size is
-/// `pixel_option` when positive, else the file's (metadata_pixel_size()).
+/// `pixel_option` when positive, else the table's (meta::particle_pixel_size()).
 /// frost::Error(Input) naming the file for a missing `image` label, malformed values, differing
 /// pixel sizes, or Å origins without a pixel size; an empty table is returned as is (the caller
 /// decides).
 ImageTable read_image_table(const std::string& spec, double pixel_option);
-
-/// @brief The image files `table` names (each once, without an Xmipp `:type` suffix).
-std::vector<std::string> image_files(const ImageTable& table);
 
 /// @brief Loads rows [first, first + count) of `table` into a stack. Every image must be square
 /// and of size `box` (before cropping; 0 = take the first image's size); odd sizes are cropped to

@@ -27,6 +27,7 @@
 #include "frost/core/log.hpp"
 #include "frost/core/threads.hpp"
 #include "frost/geometry/symmetry.hpp"
+#include "frost/metadata/image_location.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/metadata/value_text.hpp"
 #include "frost/mpi/run_ranks.hpp"
@@ -144,14 +145,14 @@ protected:
     const double pixel = pixel_option();
     if (is_file(in)) {
       images_ = app::read_image_table(params().get_text("-i"), pixel);
-      for (const std::string& f : app::image_files(*images_)) files.input("an image stack of -i " + in, f);
+      for (const std::string& f : meta::data_files(images_->images)) files.input("an image stack of -i " + in, f);
     }
     if (params().given("-r")) {
       const std::string refs = meta::split_block_spec(params().get_text("-r")).file;
       files.input("-r", refs);
       if (is_file(refs)) {
         refs_ = app::read_image_table(params().get_text("-r"), pixel);
-        for (const std::string& f : app::image_files(*refs_)) files.input("an image stack of -r " + refs, f);
+        for (const std::string& f : meta::data_files(refs_->images)) files.input("an image stack of -r " + refs, f);
       }
     }
     const Outputs o = outputs();

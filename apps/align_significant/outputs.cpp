@@ -8,9 +8,9 @@
 #include "frost/geometry/euler.hpp"
 #include "frost/io/image_ref.hpp"
 #include "frost/io/spider.hpp"
+#include "frost/metadata/image_location.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/metadata/xmipp_relion.hpp"
-#include "data_paths.hpp"
 
 namespace frost::app {
 
@@ -50,7 +50,7 @@ meta::Block result_block(const ImageTable& images, const ReferenceInfo& refs,
     check_written(a.cc, "corrIdx", images, a, ref_id);
     check_written(a.max_vote, "maxCC", images, a, ref_id);
     // Relative paths resolve from the output's own folder (docs/align_significant.md#image-paths-in-the-outputs).
-    out.set_string(row, "image", location_for_metadata(images.images[a.image], out_path));
+    out.set_string(row, "image", meta::location_for_metadata(images.images[a.image], out_path));
     if (images.pixel_size > 0) out.set_double(row, "samplingRate", images.pixel_size);
     out.set_int(row, "enabled", 1);
     out.set_double(row, "angleRot", ref.rot);
@@ -118,7 +118,7 @@ void write_updated_references(const std::string& base, const align::ClassAverage
   for (std::size_t r = 0; r < n_ref; ++r) {
     ids[r] = refs.ids[r];
     counts[r] = static_cast<std::int64_t>(classes.counts[r]);
-    images[r] = location_for_metadata(io::make_image_address(static_cast<index_t>(r), stk), xmd_path);
+    images[r] = meta::location_for_metadata(io::make_image_address(static_cast<index_t>(r), stk), xmd_path);
   }
   summary.set_column("ref", ids);
   summary.set_column("image", images);
@@ -134,7 +134,7 @@ void write_updated_references(const std::string& base, const align::ClassAverage
     if (members.has("maxCC")) members.remove_column("maxCC");
     if (members.has("image"))
       for (std::size_t k = 0; k < members.rows(); ++k)
-        members.set_string(k, "image", move_location(members.get_string("image", k), block_path, xmd_path));
+        members.set_string(k, "image", meta::rebase_location(members.get_string("image", k), block_path, xmd_path));
     members.set_name(name);
     xmd.blocks().push_back(std::move(members));
   }

@@ -17,7 +17,7 @@ namespace frost::app {
 /// (the reference's), anglePsi (ψ + psi_ref), shiftX/Y, flip, ref, imageIndex (kept when the row
 /// has it, else the 1-based position among enabled rows), weight, weightSignificant, maxCC,
 /// corrIdx, and `samplingRate` when the pixel size is known. `image` names the image as seen
-/// from the folder of `out_path` (data_paths.hpp). `results[r · n_img + i]`.
+/// from the folder of `out_path` (meta::location_for_metadata()). `results[r · n_img + i]`.
 /// frost::Error(Runtime) naming the image and reference when a value to be written is not finite.
 meta::Block result_block(const ImageTable& images, const ReferenceInfo& refs,
                          const std::vector<align::Assignment>& rows, const std::vector<align::PairResult>& results,

@@ -10,7 +10,6 @@
 #include <numeric>
 #include <optional>
 #include <random>
-#include <set>
 #include <sstream>
 
 #include <unistd.h>
@@ -166,10 +165,9 @@ protected:
   void add_run_files(RunFiles& files) const override {
     const std::string input = params().get_text("-i");
     if (::access(input.c_str(), R_OK) == 0) { // else the check of -i reports it
-      std::set<std::string> stacks;
-      for (const auto& p : particle_table().particles)
-        stacks.insert(meta::strip_type_suffix(meta::parse_image_location(p.image).path));
-      for (const auto& s : stacks) files.input("image stack of " + input, s);
+      std::vector<std::string> images;
+      for (const auto& p : particle_table().particles) images.push_back(p.image);
+      for (const auto& s : meta::data_files(images)) files.input("image stack of " + input, s);
     }
     const std::string root = app::output_root(params().get_text("-o"));
     const bool pictures = params().flag_value("--pictures");

@@ -3,10 +3,14 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <set>
+#include <system_error>
 
 #include "frost/core/error.hpp"
 
 namespace frost::meta {
+namespace fs = std::filesystem;
 
 namespace {
 bool exists(const std::string& path) {
@@ -18,6 +22,15 @@ std::string directory_of(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
   if (slash == std::string::npos) return std::string();
   return slash == 0 ? std::string("/") : path.substr(0, slash);
+}
+
+/// The folder as the kernel resolves it: absolute, links and `..` resolved where it exists.
+fs::path real_folder(const fs::path& folder) {
+  std::error_code ec;
+  const fs::path abs = fs::absolute(folder.empty() ? fs::path(".") : folder, ec);
+  if (ec) return folder.lexically_normal();
+  const fs::path canon = fs::weakly_canonical(abs, ec);
+  return ec ? abs.lexically_normal() : canon;
 }
 } // namespace
 
@@ -73,6 +86,40 @@ std::string resolve_data_path(const std::string& path, const std::string& metada
     return path;
   }
   return path;
+}
+
+std::string path_for_metadata(const std::string& path, const std::string& metadata_path) {
+  if (path.empty() || path.front() == '/') return path;
+  const std::string bare = strip_type_suffix(path);
+  const std::string suffix = path.substr(bare.size());
+  // Only the folders are resolved: a stack reached through a link stays addressed by the link.
+  const fs::path p(bare);
+  const fs::path target = real_folder(p.parent_path()) / p.filename();
+  const fs::path relative = target.lexically_relative(real_folder(fs::path(metadata_path).parent_path()));
+  return (relative.empty() ? target.string() : relative.string()) + suffix;
+}
+
+std::string location_for_metadata(const std::string& location, const std::string& metadata_path) {
+  ImageLocation loc = parse_image_location(location);
+  loc.path = path_for_metadata(loc.path, metadata_path);
+  return format_image_location(loc);
+}
+
+std::string rebase_location(const std::string& location, const std::string& from_metadata,
+                            const std::string& to_metadata) {
+  ImageLocation loc = parse_image_location(location);
+  loc.path = path_for_metadata(resolve_data_path(loc.path, from_metadata, PathBase::MetadataDirectory), to_metadata);
+  return format_image_location(loc);
+}
+
+std::vector<std::string> data_files(const std::vector<std::string>& locations) {
+  std::vector<std::string> files;
+  std::set<std::string> seen;
+  for (const std::string& location : locations) {
+    std::string path = strip_type_suffix(parse_image_location(location).path);
+    if (seen.insert(path).second) files.push_back(std::move(path));
+  }
+  return files;
 }
 
 } // namespace frost::meta

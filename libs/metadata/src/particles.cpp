@@ -65,9 +65,20 @@ std::vector<double> optics_doubles(const Block& optics, const Block& particles, 
   return out;
 }
 
-std::vector<double> particle_pixel_sizes(const MetadataFile& file) {
-  const Block& particles = particle_block(file);
+namespace {
+/// The data_optics table `particles` joins, or nullptr (none, or `particles` is data_optics).
+const Block* optics_of(const MetadataFile& file, const Block& particles) {
   const Block* optics = file.find("optics");
+  return optics != &particles ? optics : nullptr;
+}
+} // namespace
+
+std::vector<double> particle_pixel_sizes(const MetadataFile& file) {
+  return particle_pixel_sizes(file, particle_block(file));
+}
+
+std::vector<double> particle_pixel_sizes(const MetadataFile& file, const Block& particles) {
+  const Block* optics = optics_of(file, particles);
   if (optics && optics->has("rlnImagePixelSize")) return optics_doubles(*optics, particles, "rlnImagePixelSize");
   if (particles.has("rlnImagePixelSize")) return particles.doubles("rlnImagePixelSize");
   if (particles.has("rlnDetectorPixelSize") && particles.has("rlnMagnification")) {
@@ -89,13 +100,16 @@ std::vector<double> particle_pixel_sizes(const MetadataFile& file) {
 }
 
 std::optional<double> particle_pixel_size(const MetadataFile& file) {
-  const Block& particles = particle_block(file);
-  const Block* optics = file.find("optics");
+  return particle_pixel_size(file, particle_block(file));
+}
+
+std::optional<double> particle_pixel_size(const MetadataFile& file, const Block& particles) {
+  const Block* optics = optics_of(file, particles);
   const bool named = (optics && optics->has("rlnImagePixelSize")) || particles.has("rlnImagePixelSize") ||
                      (particles.has("rlnDetectorPixelSize") && particles.has("rlnMagnification")) ||
                      particles.has("samplingRate");
   if (!named || particles.rows() == 0) return std::nullopt;
-  const std::vector<double> sizes = particle_pixel_sizes(file);
+  const std::vector<double> sizes = particle_pixel_sizes(file, particles);
   // The label the sizes came from, in particle_pixel_sizes()' order, for messages.
   std::string label = "samplingRate";
   if (optics && optics->has("rlnImagePixelSize")) label = "rlnImagePixelSize (data_" + optics->name() + ")";

@@ -1,5 +1,6 @@
 // Particle-level helpers: image addresses, data paths, pixel sizes, optics joins and the
 // Xmipp <-> RELION mapping (docs/formats.md#particle-files and #xmipp-and-relion-mapping).
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <climits>
@@ -64,6 +65,27 @@ TEST(MetaImageLocation, RelativePathsFollowTheStarDirectoryThenTheWorkingDirecto
   write_text_file_atomic(work.file("stack.mrcs"), "other data set");
   EXPECT_EQ(resolve_data_path("stack.mrcs", star), dir.file("stack.mrcs"));
   ASSERT_EQ(::chdir(cwd), 0);
+}
+
+TEST(MetaImageLocation, PathsWrittenIntoMetadataResolveFromItsFolder) {
+  test::TempDir work;
+  char cwd[PATH_MAX];
+  ASSERT_NE(::getcwd(cwd, sizeof cwd), nullptr);
+  ASSERT_EQ(::chdir(work.path().c_str()), 0);
+  ASSERT_EQ(::mkdir("data", 0755), 0);
+  ASSERT_EQ(::mkdir("out", 0755), 0);
+  ASSERT_EQ(::symlink("data", "link"), 0);
+  EXPECT_EQ(path_for_metadata("/abs/s.mrcs", "out/a.xmd"), "/abs/s.mrcs");
+  EXPECT_EQ(path_for_metadata("data/s.mrcs", "out/a.xmd"), "../data/s.mrcs");
+  EXPECT_EQ(path_for_metadata("data/s.mrcs:mrcs", "out/a.xmd"), "../data/s.mrcs:mrcs");
+  EXPECT_EQ(path_for_metadata("s.mrcs", "a.xmd"), "s.mrcs");
+  EXPECT_EQ(path_for_metadata("./data/../data/s.mrcs", "data/a.xmd"), "s.mrcs");
+  EXPECT_EQ(path_for_metadata("link/s.mrcs", "data/a.xmd"), "s.mrcs"); // the folder's link resolved
+  EXPECT_EQ(location_for_metadata("000003@data/s.mrcs", "out/a.xmd"), "000003@../data/s.mrcs");
+  EXPECT_EQ(rebase_location("2@../data/s.mrcs", "out/a.xmd", "b.xmd"), "000002@data/s.mrcs");
+  EXPECT_EQ(rebase_location("2@/abs/s.mrcs", "out/a.xmd", "b.xmd"), "000002@/abs/s.mrcs");
+  ASSERT_EQ(::chdir(cwd), 0);
+  EXPECT_EQ(data_files({"1@a.mrcs", "2@b.mrcs:mrcs", "3@a.mrcs", "b.mrcs"}), (std::vector<std::string>{"a.mrcs", "b.mrcs"}));
 }
 
 TEST(MetaParticles, Relion30PixelSizeFromDetectorAndMagnification) {
@@ -311,6 +333,19 @@ TEST(MetaParticles, OnePixelSizeFromEveryDialect) {
   const std::string m = test::error_message([&] { (void)particle_pixel_size(mixed); });
   EXPECT_NE(m.find("m.star"), std::string::npos) << m;
   EXPECT_NE(m.find("different pixel sizes"), std::string::npos) << m;
+}
+
+// A table chosen by name (block@file) gives its own pixel size; data_optics still joins.
+TEST(MetaParticles, PixelSizeOfAChosenTable) {
+  const MetadataFile two = MetadataFile::parse("# XMIPP_STAR_1 *\ndata_a\nloop_\n _image\n _samplingRate\n 1@s 2\n\n"
+                                               "data_b\nloop_\n _image\n _samplingRate\n 1@t 3\n", "two.xmd");
+  EXPECT_EQ(particle_pixel_size(two), std::optional<double>(2.0));
+  EXPECT_EQ(particle_pixel_size(two, two.block("b")), std::optional<double>(3.0));
+  EXPECT_EQ(particle_pixel_sizes(two, two.block("b")), (std::vector<double>{3.0}));
+  const MetadataFile relion = MetadataFile::parse(
+      "data_optics\nloop_\n_rlnOpticsGroup\n_rlnImagePixelSize\n1 1.5\n\n"
+      "data_particles\nloop_\n_rlnImageName\n_rlnOpticsGroup\n1@s.mrcs 1\n", "r.star");
+  EXPECT_EQ(particle_pixel_size(relion, relion.block("particles")), std::optional<double>(1.5));
 }
 
 TEST(MetaParticles, MissingAnglesAreListed) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace frost::meta {
 
@@ -50,5 +51,27 @@ enum class PathBase {
 /// The `:suffix` of Xmipp paths is ignored for the existence check and kept in the result.
 std::string resolve_data_path(const std::string& path, const std::string& metadata_path,
                               PathBase base = PathBase::Auto);
+
+/// @brief The other way round: `path` (a data file as a program found it: absolute, or relative
+/// to the working directory) as it is written into the metadata file `metadata_path`. Absolute
+/// paths are kept; a relative one becomes relative to the folder of `metadata_path`, so that
+/// the file resolves from its own folder (resolve_data_path() looks there first) wherever it is
+/// read from. Only the folders are resolved (absolute, links and `..`): a file reached through
+/// a link stays addressed by the link. Falls back to the absolute path when no relative one can
+/// be formed. An Xmipp `:type` suffix is kept.
+std::string path_for_metadata(const std::string& path, const std::string& metadata_path);
+
+/// @brief path_for_metadata() on the path part of an `N@path` image location.
+std::string location_for_metadata(const std::string& location, const std::string& metadata_path);
+
+/// @brief An `N@path` location written in `from_metadata` (a relative path relative to its
+/// folder) rewritten for `to_metadata`; absolute paths are kept.
+std::string rebase_location(const std::string& location, const std::string& from_metadata,
+                            const std::string& to_metadata);
+
+/// @brief The data files that `locations` (`N@path` image locations, as resolved by the reader)
+/// name: each once, in the order first named, without an Xmipp `:type` suffix. For the input
+/// list of a run's checks (frost/core/run_files.hpp).
+std::vector<std::string> data_files(const std::vector<std::string>& locations);
 
 } // namespace frost::meta

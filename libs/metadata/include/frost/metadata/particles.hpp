@@ -35,6 +35,9 @@ std::vector<double> optics_doubles(const Block& optics, const Block& particles, 
 /// Xmipp's samplingRate column. frost::Error(Input) when the file has none of these (the
 /// caller then needs --sampling).
 std::vector<double> particle_pixel_sizes(const MetadataFile& file);
+/// @brief The same for the table `particles` of `file` (a `block@file` choice; data_optics, when
+/// the file has one and `particles` is not it, joins on rlnOpticsGroup).
+std::vector<double> particle_pixel_sizes(const MetadataFile& file, const Block& particles);
 
 /// @brief The one pixel size [Å/px] of a file's particle images, whatever the dialect: the
 /// labels particle_pixel_sizes() reads (RELION optics or particle rlnImagePixelSize, RELION 3.0
@@ -43,6 +46,9 @@ std::vector<double> particle_pixel_sizes(const MetadataFile& file);
 /// naming the file and row for a value that is not a positive finite number, or when
 /// particles have different pixel sizes (optics groups frost would have to rescale).
 std::optional<double> particle_pixel_size(const MetadataFile& file);
+/// @brief The same for the table `particles` of `file` (a `block@file` choice, which need not be
+/// particle_block()); nothing also for a table without rows.
+std::optional<double> particle_pixel_size(const MetadataFile& file, const Block& particles);
 
 /// @brief Per-particle projection pose, whatever the dialect.
 struct ParticlePoses {
