@@ -4,6 +4,7 @@
 
 #include "frost/alignment/directions.hpp"
 #include "frost/core/error.hpp"
+#include "frost/core/finite.hpp"
 #include "frost/geometry/projection.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/io/image_ref.hpp"
@@ -29,11 +30,11 @@ Gallery make_gallery(const std::string& volume_path, std::vector<geom::EulerAngl
   if (s.x != box)
     throw_input_error(volume_path, "the map is " + to_string(s) + " but the images are " + std::to_string(box) + "x" +
                                        std::to_string(box) + " px");
-  for (index_t i = 0; i < s.total(); ++i) // a NaN or Inf voxel would spread NaN into the projections
-    if (!std::isfinite(vol.image[i]))
-      throw_input_error(volume_path, std::string(std::isnan(vol.image[i]) ? "NaN" : "Inf") + " at voxel (" +
-                                         std::to_string(i % s.x) + ", " + std::to_string(i / s.x % s.y) + ", " +
-                                         std::to_string(i / (s.x * s.y)) + ")");
+  // A NaN or Inf voxel would spread NaN into the projections.
+  if (const index_t i = find_non_finite(vol.image.cview()).first; i >= 0)
+    throw_input_error(volume_path, std::string(std::isnan(vol.image[i]) ? "NaN" : "Inf") + " at voxel (" +
+                                       std::to_string(i % s.x) + ", " + std::to_string(i / s.x % s.y) + ", " +
+                                       std::to_string(i / (s.x * s.y)) + ")");
   Gallery g;
   g.info.angles = std::move(directions);
   const index_t n = static_cast<index_t>(g.info.angles.size());

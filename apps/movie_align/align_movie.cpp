@@ -11,6 +11,7 @@
 #include "alignment_star.hpp"
 #include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
+#include "frost/core/finite.hpp"
 #include "frost/core/log.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/io/image_ref.hpp"
@@ -74,14 +75,10 @@ constexpr float kHalfMax = 65504.0f;
 /// Input error naming the movie and the stage when `img` holds NaN or Inf: a non-finite output is
 /// never written (frames of huge values overflow single precision in the sums and transforms).
 void check_finite_output(const Image<float>& img, const std::string& stage, const std::string& movie) {
-  index_t bad = 0, first = -1;
-  for (index_t i = 0; i < img.size(); ++i)
-    if (!std::isfinite(img[i])) {
-      if (bad++ == 0) first = i;
-    }
-  if (bad == 0) return;
-  const index_t w = img.shape().x, plane = img.shape().x * img.shape().y;
-  throw_input_error(movie, "the " + stage + " holds " + std::to_string(bad) + " NaN/Inf value(s), the first at (" +
+  const NonFinite bad = find_non_finite(img.cview());
+  if (bad.count == 0) return;
+  const index_t w = img.shape().x, plane = img.shape().x * img.shape().y, first = bad.first;
+  throw_input_error(movie, "the " + stage + " holds " + std::to_string(bad.count) + " NaN/Inf value(s), the first at (" +
                                std::to_string(first % w) + ", " + std::to_string((first % plane) / w) +
                                (img.shape().n > 1 ? ", frame " + std::to_string(first / plane) : std::string()) +
                                "): the movie's values overflow single precision there; nothing was written");

@@ -350,13 +350,6 @@ std::string folder_before_keys(const std::string& pattern) {
   return slash == std::string::npos ? std::string() : fixed.substr(0, slash + 1);
 }
 
-std::string stem(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  const std::size_t dot = name.find_last_of('.');
-  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-}
-
 } // namespace
 
 void reference_copies(const cli::Params& p, OutputPaths& o) {
@@ -366,10 +359,10 @@ void reference_copies(const cli::Params& p, OutputPaths& o) {
   const std::string folder = folder_before_keys(o.relion_motion);
   const std::string how = "_rot" + std::to_string(rot) + "_flip" + std::to_string(flip);
   if (p.given("--gain") && (rot != 0 || flip != 0 || invert))
-    o.gain_copy = folder + stem(p.get_text("--gain")) + how + (invert ? "_inverted" : "") + ".mrc";
+    o.gain_copy = folder + io::file_stem(p.get_text("--gain")) + how + (invert ? "_inverted" : "") + ".mrc";
   // A text defect file lists frame coordinates, which no transform changes (docs/movie_align.md).
   if (p.given("--defects") && (rot != 0 || flip != 0) && motion::is_defect_image(p.get_text("--defects")))
-    o.defects_copy = folder + stem(p.get_text("--defects")) + how + ".mrc";
+    o.defects_copy = folder + io::file_stem(p.get_text("--defects")) + how + ".mrc";
 }
 
 } // namespace frost::movie_align

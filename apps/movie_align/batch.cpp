@@ -25,12 +25,6 @@ std::string folder_of(const std::string& path) {
   return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
 }
 
-std::string stem_of(const std::string& path) {
-  std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-  const std::size_t dot = name.find_last_of('.');
-  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-}
-
 std::string substitute(std::string pattern, const std::string& key, const std::string& value) {
   for (std::size_t at = pattern.find(key); at != std::string::npos; at = pattern.find(key, at + value.size()))
     pattern.replace(at, key.size(), value);
@@ -81,7 +75,7 @@ std::string movie_path_key(const std::string& movie) {
 }
 
 OutputPaths outputs_for_movie(const OutputPaths& p, const std::string& movie) {
-  const std::string name = stem_of(movie);
+  const std::string name = io::file_stem(movie);
   const std::string path = movie_path_key(movie);
   auto expand = [&](const std::string& pattern) {
     return substitute(substitute(pattern, "{movie_path}", path), "{movie}", name);
@@ -95,15 +89,14 @@ OutputPaths outputs_for_movie(const OutputPaths& p, const std::string& movie) {
 }
 
 void check_batch_patterns(const OutputPaths& p) {
-  for (const NamedPath& f : output_files(p, false))
-    if (f.option.rfind("--ohalves", 0) != 0 && !has_key(f.path))
-      throw_usage_error(f.option + " " + f.path +
-                        ": in batch mode output names must contain {movie} (replaced by each movie's name) or "
-                        "{movie_path} (its path without extension)");
-  if (!p.halves_root.empty() && !has_key(p.halves_root))
-    throw_usage_error("--ohalves " + p.halves_root +
+  const auto refuse = [](const std::string& option, const std::string& path) {
+    throw_usage_error(option + " " + path +
                       ": in batch mode output names must contain {movie} (replaced by each movie's name) or "
                       "{movie_path} (its path without extension)");
+  };
+  for (const NamedPath& f : output_files(p, false))
+    if (f.option.rfind("--ohalves", 0) != 0 && !has_key(f.path)) refuse(f.option, f.path);
+  if (!p.halves_root.empty() && !has_key(p.halves_root)) refuse("--ohalves", p.halves_root);
 }
 
 void add_batch_run_files(RunFiles& files, const std::vector<std::string>& movies, const OutputPaths& pattern) {

@@ -7,6 +7,7 @@
 
 #include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
+#include "frost/core/finite.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/picture/figures.hpp"
@@ -24,9 +25,7 @@ std::string output_root(const std::string& map_path) {
 }
 
 void require_finite(const Image<float>& volume, const std::string& what, const std::string& path) {
-  index_t bad = 0;
-  for (index_t i = 0; i < volume.size(); ++i)
-    if (!std::isfinite(volume[i])) ++bad;
+  const index_t bad = find_non_finite(volume.cview()).count;
   if (bad > 0)
     throw Error(ExitCode::Runtime, what + " (" + path + ") has " + std::to_string(bad) + " non-finite voxels of " +
                                        std::to_string(volume.size()) + " after the reconstruction; not written");

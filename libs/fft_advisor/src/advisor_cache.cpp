@@ -56,24 +56,35 @@ bool preferred(const Entry& a, const Entry& b) {
   return a.position > b.position;
 }
 
-/// Splits `text` into lines and parses those that pass `wanted` (all when null). Blank lines
-/// are ignored; lines that do not parse are counted.
-template <class Wanted>
-std::vector<Entry> parse_lines(const std::string& text, Wanted wanted, int& malformed) {
-  std::vector<Entry> out;
-  std::size_t begin = 0, position = 0;
+/// Calls `f(line, number)` for every line of `text` that is not blank, without a trailing CR;
+/// `number` is the 1-based line number in the text.
+template <class F>
+void for_each_line(const std::string& text, F f) {
+  std::size_t begin = 0, number = 0;
   while (begin < text.size()) {
     std::size_t end = text.find('\n', begin);
     if (end == std::string::npos) end = text.size();
     std::string line = text.substr(begin, end - begin);
     begin = end + 1;
+    ++number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    f(line, number);
+  }
+}
+
+/// Splits `text` into lines and parses those that pass `wanted` (all when null). Blank lines
+/// are ignored; lines that do not parse are counted.
+template <class Wanted>
+std::vector<Entry> parse_lines(const std::string& text, Wanted wanted, int& malformed) {
+  std::vector<Entry> out;
+  std::size_t position = 0; // among the lines that are not blank
+  for_each_line(text, [&](const std::string& line, std::size_t) {
     ++position;
-    if (!wanted(line)) continue;
+    if (!wanted(line)) return;
     if (auto r = record_from_json(line)) out.push_back({std::move(*r), position});
     else ++malformed;
-  }
+  });
   return out;
 }
 
@@ -207,17 +218,8 @@ void AdvisorCache::import_from(const std::string& path) {
   // Unlike the cache itself (appended to by many processes, so a torn line is skipped), a file to
   // import is one whole export: any line that is not a record means it is not one, and nothing
   // of it is imported.
-  const std::string text = read_text_file(path);
   std::vector<Entry> incoming;
-  std::size_t begin = 0, number = 0;
-  while (begin < text.size()) {
-    std::size_t end = text.find('\n', begin);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(begin, end - begin);
-    begin = end + 1;
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+  for_each_line(read_text_file(path), [&](const std::string& line, std::size_t number) {
     auto r = record_from_json(line);
     if (!r) {
       const std::string shown = line.size() > 60 ? line.substr(0, 60) + "..." : line;
@@ -225,7 +227,7 @@ void AdvisorCache::import_from(const std::string& path) {
                                   " is not a cache record ('" + shown + "'); nothing was imported");
     }
     incoming.push_back({std::move(*r), number});
-  }
+  });
   // Records already present (same canonical text) are not appended again, so importing the
   // same file twice leaves the cache as it was.
   std::set<std::string> present;

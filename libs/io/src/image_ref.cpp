@@ -60,6 +60,13 @@ std::string file_extension(const std::string& path) {
   return lower(name.substr(dot + 1));
 }
 
+std::string file_stem(const std::string& path) {
+  const auto slash = path.rfind('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const auto dot = name.rfind('.');
+  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
+
 FileFormat format_of(const ImageRef& ref) {
   const std::string t = ref.type.empty() ? file_extension(ref.path) : ref.type;
   if (t == "mrc" || t == "mrcs" || t == "map" || t == "st") return FileFormat::Mrc;

@@ -135,5 +135,14 @@ TEST(ImageRef, FormatFromExtension) {
   }
 }
 
+TEST(ImageRef, StemAndExtensionOfTheLastComponent) {
+  EXPECT_EQ(file_stem("a/b/m.mrcs"), "m");
+  EXPECT_EQ(file_stem("m.tar.gz"), "m.tar");
+  EXPECT_EQ(file_stem("dir.d/movie"), "movie");
+  EXPECT_EQ(file_stem(".hidden"), ".hidden");
+  EXPECT_EQ(file_extension("dir.d/movie"), "");
+  EXPECT_EQ(file_extension("a/M.MRCS"), "mrcs");
+}
+
 } // namespace
 } // namespace frost::io

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "frost/core/finite.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/io/image_ref.hpp"
 
@@ -27,13 +28,11 @@ Image<float> read_reference(const std::string& path, bool tiff_flip_y, const std
 bool is_thermo_gain_file(const std::string& path) { return io::file_extension(path) == "gain"; }
 
 void check_finite(View<const float> image, const std::string& what, const std::string& path) {
-  const index_t n = image.shape.total();
-  for (index_t i = 0; i < n; ++i)
-    if (!std::isfinite(image[i])) {
-      const index_t w = image.shape.x;
-      throw_input_error(path, "the " + what + " holds " + (std::isnan(image[i]) ? "NaN" : "Inf") + " at pixel (" +
-                                  std::to_string(i % w) + ", " + std::to_string(i / w) + ")");
-    }
+  const index_t i = find_non_finite(image).first;
+  if (i < 0) return;
+  const index_t w = image.shape.x;
+  throw_input_error(path, "the " + what + " holds " + (std::isnan(image[i]) ? "NaN" : "Inf") + " at pixel (" +
+                              std::to_string(i % w) + ", " + std::to_string(i / w) + ")");
 }
 
 void check_gain_values(View<const float> gain, const std::string& path) {

@@ -25,6 +25,10 @@ ImageRef parse_image_ref(const std::string& text);
 /// @brief Lower-case extension without the dot ("" when none), taken from the last path component.
 std::string file_extension(const std::string& path);
 
+/// @brief The last path component without its extension (`a/b/m.mrcs` → `m`; a leading dot is
+/// part of the name, as for file_extension()).
+std::string file_stem(const std::string& path);
+
 /// @brief Format chosen by the forced type or else the extension: `.mrc .mrcs .map .st` MRC,
 /// `.tif .tiff .gain` TIFF, `.hdf .h5` EMAN2 HDF5, `.spi .stk .xmp` SPIDER. Anything else is an
 /// Input error naming the file.
