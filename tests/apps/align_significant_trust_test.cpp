@@ -23,6 +23,7 @@
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/block.hpp"
 #include "frost/metadata/metadata_file.hpp"
+#include "frost/test/files.hpp"
 #include "frost/test/support.hpp"
 
 namespace frost {
@@ -34,14 +35,8 @@ struct Result {
   std::string err;
 };
 
-std::string slurp(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-bool exists(const std::string& p) { return access(p.c_str(), F_OK) == 0; }
+using test::exists;
+using test::slurp;
 
 class AlignTrust : public ::testing::Test {
 protected:
@@ -56,7 +51,7 @@ protected:
     const Result g = align("-i data/p.xmd --volume data/p_phantom.mrc --sampling 30 --save-gallery data/gal -o first/a.xmd");
     ASSERT_EQ(g.code, 0) << g.err;
     for (const char* f : {"data/p.mrcs", "data/p.star", "data/p.xmd", "data/p_phantom.mrc", "data/gal.mrcs", "data/gal.xmd"})
-      inputs_[f] = slurp(file(f));
+      inputs_.add(file(f));
     ASSERT_EQ(meta::read_block(file("data/gal.xmd")).rows(), std::size_t(kRefs));
   }
   static void TearDownTestSuite() {
@@ -79,7 +74,7 @@ protected:
   static std::string base() { return "-i data/p.xmd -r data/gal.xmd "; }
   /// The input files are what they were after the set-up.
   static void expect_inputs_unchanged(const std::string& when) {
-    for (const auto& [name, bytes] : inputs_) EXPECT_TRUE(slurp(file(name)) == bytes) << name << " changed by " << when;
+    inputs_.expect_unchanged(when);
   }
   /// Exit `code`, a message holding every entry of `names`, no alignment started, inputs intact.
   static void expect_refused(const std::string& args, int code, const std::vector<std::string>& names) {
@@ -91,10 +86,10 @@ protected:
   }
 
   static test::TempDir* dir_;
-  static std::map<std::string, std::string> inputs_;
+  static test::Snapshot inputs_;
 };
 test::TempDir* AlignTrust::dir_ = nullptr;
-std::map<std::string, std::string> AlignTrust::inputs_;
+test::Snapshot AlignTrust::inputs_;
 
 // Class 1: no output may be an input or another output, with or without --validate.
 TEST_F(AlignTrust, AnOutputNamingAnInputIsRefusedBeforeAnyWork) {

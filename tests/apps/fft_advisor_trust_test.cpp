@@ -7,11 +7,11 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <thread>
 
 #include "frost/core/device.hpp"
+#include "frost/test/files.hpp"
 #include "frost/test/program_run.hpp"
 #include "frost/test/support.hpp"
 
@@ -23,10 +23,7 @@ struct Result {
   std::string out, err;
 };
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using test::slurp;
 
 Result advisor(const test::TempDir& d, const std::string& args) {
   const std::string log = d.file("advisor.log");

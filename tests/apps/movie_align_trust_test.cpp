@@ -7,7 +7,6 @@
 // aligned, and a batch redoes a movie with any output missing; a gain that cannot be one is an
 // input error; a run without an output option is refused. Every refusal leaves the inputs as they
 // were, byte for byte. Movies are 128 px, 6 frames.
-#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,8 +15,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,47 +22,17 @@
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/motion/gain_transform.hpp"
+#include "frost/test/files.hpp"
 #include "frost/test/program_run.hpp"
 #include "frost/test/support.hpp"
 
 namespace frost {
 namespace {
 
-std::string bytes_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
-
-/// The bytes of some files, to show that a run left them as they were.
-class Snapshot {
-public:
-  explicit Snapshot(std::vector<std::string> paths) : paths_(std::move(paths)) {
-    for (const auto& p : paths_) bytes_[p] = bytes_of(p);
-  }
-  void expect_unchanged(const std::string& context) const {
-    for (const auto& p : paths_) {
-      EXPECT_TRUE(exists(p)) << context << ": " << p << " is gone";
-      EXPECT_TRUE(bytes_of(p) == bytes_.at(p)) << context << ": " << p << " was modified";
-    }
-  }
-
-private:
-  std::vector<std::string> paths_;
-  std::map<std::string, std::string> bytes_;
-};
-
-/// Names in `dir` (not recursive), sorted; empty when it does not exist.
-std::vector<std::string> listing(const std::string& dir) {
-  std::vector<std::string> names;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (const dirent* e = ::readdir(d))
-      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.emplace_back(e->d_name);
-    ::closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
+using test::exists;
+using test::listing;
+using test::slurp;
+using test::Snapshot;
 
 struct Result {
   int exit_code = -1;
@@ -103,8 +70,8 @@ protected:
     Result r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     r.seconds = test::since(start);
-    r.out = bytes_of(log + ".out");
-    r.err = bytes_of(log + ".err");
+    r.out = slurp(log + ".out");
+    r.err = slurp(log + ".err");
     return r;
   }
   /// A copy of the movie, `factor` times its values, with `value` at (x, y) of frame `t` when t >= 0.
@@ -210,7 +177,7 @@ TEST_F(MovieAlignTrust, ARunWithoutAnOutputIsRefusedAndTheDefaultAlignmentFollow
 TEST_F(MovieAlignTrust, BatchNameCollisionsAreRefusedBeforeTheBatchAndMoviePathKeepsFoldersApart) {
   ::mkdir(file("a").c_str(), 0755);
   ::mkdir(file("b").c_str(), 0755);
-  std::ofstream(file("a/m.mrcs"), std::ios::binary) << bytes_of(movie());
+  std::ofstream(file("a/m.mrcs"), std::ios::binary) << slurp(movie());
   scaled_movie("b/m.mrcs", 2.0f);
   std::ofstream(file("ab.txt")) << "a/m.mrcs\nb/m.mrcs\n";
   const Snapshot inputs({file("a/m.mrcs"), file("b/m.mrcs"), file("ab.txt")});
@@ -230,7 +197,7 @@ TEST_F(MovieAlignTrust, BatchNameCollisionsAreRefusedBeforeTheBatchAndMoviePathK
   ASSERT_TRUE(exists(file("sep/b/m.mrc")));
   EXPECT_TRUE(exists(file("sep/a/m_align.star")));
   EXPECT_TRUE(exists(file("sep/b/m_align.star")));
-  EXPECT_NE(bytes_of(file("sep/a/m.mrc")), bytes_of(file("sep/b/m.mrc"))); // b's movie is twice a's
+  EXPECT_NE(slurp(file("sep/a/m.mrc")), slurp(file("sep/b/m.mrc"))); // b's movie is twice a's
   inputs.expect_unchanged("{movie_path}");
 
   const Result onto = align("-i ab.txt --skipLocalAlignment --oavg '{movie_path}.mrcs'");
@@ -266,12 +233,12 @@ TEST_F(MovieAlignTrust, BatchOutputsAreCheckedFirstAndResumeNeedsEveryOutput) {
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_NE(first.out.find("2 aligned, 0 skipped"), std::string::npos) << first.out;
   ASSERT_EQ(std::remove(file("deep/er/m2_motion.star").c_str()), 0);
-  const std::string kept = bytes_of(file("deep/er/m.mrc"));
+  const std::string kept = slurp(file("deep/er/m.mrc"));
   const Result resumed = align(args);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_NE(resumed.out.find("1 aligned, 1 skipped"), std::string::npos) << resumed.out;
   EXPECT_TRUE(exists(file("deep/er/m2_motion.star")));
-  EXPECT_EQ(bytes_of(file("deep/er/m.mrc")), kept);
+  EXPECT_EQ(slurp(file("deep/er/m.mrc")), kept);
   inputs.expect_unchanged("batch");
 }
 

@@ -25,6 +25,7 @@
 #include "frost/io/mrc_writer.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/metadata/particles.hpp"
+#include "frost/test/files.hpp"
 #include "frost/test/log_capture.hpp"
 #include "frost/test/program_run.hpp"
 #include "frost/test/support.hpp"
@@ -35,7 +36,7 @@ namespace {
 
 constexpr double kTimeout = 120; // seconds for any single program run
 
-bool exists(const std::string& p) { return ::access(p.c_str(), F_OK) == 0; }
+using test::exists;
 
 /// Runs `exe args` in the folder `cwd`; stdout and stderr come back in the outcome.
 test::Outcome run_in(const std::string& cwd, const std::string& exe, const std::string& args) {
@@ -66,14 +67,14 @@ protected:
     for (const char* f : {"sim.mrcs", "sim.star", "sim.xmd", "sim_phantom.mrc"}) remember(file(f));
   }
   void TearDown() override {
-    for (const auto& [path, bytes] : inputs_) EXPECT_EQ(test::slurp(path), bytes) << path << " changed";
+    inputs_.expect_unchanged("after the test");
   }
 
   static std::string file(const std::string& name) { return dir_->file(name); }
   /// Records `path`'s bytes now; TearDown asserts that they are the same at the end.
   void remember(const std::string& path) {
     ASSERT_TRUE(exists(path)) << path;
-    inputs_[path] = test::slurp(path);
+    inputs_.add(path);
   }
   /// frost_reconstruct_fourier on the CPU with one thread, in the data folder.
   static test::Outcome reconstruct(const std::string& args) {
@@ -89,12 +90,9 @@ protected:
   }
 
   static test::TempDir* dir_;
-  std::map<std::string, std::string> inputs_;
+  test::Snapshot inputs_;
 };
 test::TempDir* ReconstructTrust::dir_ = nullptr;
-
-#define EXPECT_MENTIONS(outcome, text) \
-  EXPECT_NE((outcome).err.find(text), std::string::npos) << "expected '" << (text) << "' in:\n" << (outcome).err
 
 // Class 1: an output naming an input (or another output) is a usage error before any work,
 // whatever the spelling (a symbolic link), also under --validate; nothing is written.

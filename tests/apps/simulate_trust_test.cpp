@@ -4,17 +4,16 @@
 // anything is allocated (--contrast 1e30 hung); the files of a run appear together or not at
 // all. Each case asserts the exit code, that the message names the option or file, and that
 // the inputs are byte-identical afterwards.
-#include <dirent.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/metadata/particles.hpp"
+#include "frost/test/files.hpp"
 #include "frost/test/log_capture.hpp"
 #include "frost/test/program_run.hpp"
 #include "frost/test/support.hpp"
@@ -24,18 +23,8 @@ namespace {
 
 constexpr double kTimeout = 60; // seconds; a hang fails instead of blocking CI
 
-bool exists(const std::string& p) { return ::access(p.c_str(), F_OK) == 0; }
-
-/// Names in `dir` (without . and ..).
-std::vector<std::string> listing(const std::string& dir) {
-  std::vector<std::string> names;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (const dirent* e = ::readdir(d))
-      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.push_back(e->d_name);
-    ::closedir(d);
-  }
-  return names;
-}
+using test::exists;
+using test::listing;
 
 class SimulateTrust : public ::testing::Test {
 protected:
@@ -44,12 +33,12 @@ protected:
     for (const char* f : {"sim.mrcs", "sim.star", "sim.xmd", "sim_phantom.mrc"}) remember(file(f));
   }
   void TearDown() override {
-    for (const auto& [path, bytes] : inputs_) EXPECT_EQ(test::slurp(path), bytes) << path << " changed";
+    inputs_.expect_unchanged("after the test");
   }
   std::string file(const std::string& name) const { return dir_.file(name); }
   void remember(const std::string& path) {
     ASSERT_TRUE(exists(path)) << path;
-    inputs_[path] = test::slurp(path);
+    inputs_.add(path);
   }
   /// frost_simulate in the test's folder; stderr comes back in the outcome.
   test::Outcome simulate(const std::string& args) {
@@ -61,17 +50,14 @@ protected:
   std::vector<std::string> outputs() const {
     std::vector<std::string> out;
     for (const std::string& n : listing(dir_.path()))
-      if (!inputs_.count(file(n)) && n.compare(0, 3, "run") != 0) out.push_back(n);
+      if (!inputs_.holds(file(n)) && n.compare(0, 3, "run") != 0) out.push_back(n);
     return out;
   }
 
   test::TempDir dir_;
-  std::map<std::string, std::string> inputs_;
+  test::Snapshot inputs_;
   int runs_ = 0;
 };
-
-#define EXPECT_MENTIONS(outcome, text) \
-  EXPECT_NE((outcome).err.find(text), std::string::npos) << "expected '" << (text) << "' in:\n" << (outcome).err
 
 // Class 1: no file written from --oroot may be --angles_from or --volume.
 TEST_F(SimulateTrust, OutputsNamingAnInputAreRefused) {

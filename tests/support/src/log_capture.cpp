@@ -25,13 +25,6 @@ int LogCapture::warnings() const {
   return n;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 void append_raw(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::app | std::ios::binary) << text;
 }

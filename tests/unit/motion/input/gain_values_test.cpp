@@ -1,24 +1,13 @@
 // A gain reference that cannot be one (issue 25, class 11): negative values or no positive value
 // are input errors naming the file, whatever the transform or EER rule; a gain with some zero
 // pixels (defects) stays valid.
-#include <functional>
-
+#include "error_of.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/motion/reference_images.hpp"
 #include "frost/test/support.hpp"
 
 namespace frost::motion {
 namespace {
-
-std::string error_of(const std::function<void()>& f, ExitCode* code) {
-  try {
-    f();
-  } catch (const Error& e) {
-    *code = e.code();
-    return e.what();
-  }
-  return "";
-}
 
 Image<float> flat(index_t w, index_t h, float v) {
   Image<float> img(Shape::image(w, h));

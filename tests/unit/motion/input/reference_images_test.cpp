@@ -2,13 +2,13 @@
 // docs/formats.md#eer-gain-references): the corrected frame arithmetic, --gain-invert, NaN/Inf
 // rejection, the EER gain rules and the size-mismatch message.
 #include <cmath>
-#include <functional>
 #include <limits>
 
 #if FROST_HAVE_TIFF
 #include <tiffio.h>
 #endif
 
+#include "error_of.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/motion/frame_correction.hpp"
 #include "frost/motion/reference_images.hpp"
@@ -22,16 +22,6 @@ Image<float> ramp(index_t w, index_t h, float base) {
   for (index_t y = 0; y < h; ++y)
     for (index_t x = 0; x < w; ++x) img(x, y) = base + float(x) + 100.0f * float(y);
   return img;
-}
-
-std::string error_of(const std::function<void()>& f, ExitCode* code = nullptr) {
-  try {
-    f();
-  } catch (const Error& e) {
-    if (code) *code = e.code();
-    return e.what();
-  }
-  return "";
 }
 
 TEST(FrameCorrection, DarkSubtractedThenGainMultiplied) {

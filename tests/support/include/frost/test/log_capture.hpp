@@ -4,6 +4,8 @@
 /// cache tests (FFT advisor, tuning).
 #include <string>
 
+#include "frost/test/files.hpp" // slurp
+
 namespace frost::test {
 
 /// Sends frost's log to a file for its lifetime, so tests can count the warnings emitted.
@@ -21,8 +23,6 @@ private:
   std::string path_;
 };
 
-/// Reads a whole file ("" when missing).
-std::string slurp(const std::string& path);
 /// Appends raw text to a file.
 void append_raw(const std::string& path, const std::string& text);
 

@@ -56,3 +56,7 @@ int wait_exit_code(pid_t pid);
 Outcome run_program(const std::string& command, const std::string& log, double timeout_s);
 
 } // namespace frost::test
+
+/// A googletest failure unless the stderr of `outcome` (an Outcome) holds `text`; shows it.
+#define EXPECT_MENTIONS(outcome, text) \
+  EXPECT_NE((outcome).err.find(text), std::string::npos) << "expected '" << (text) << "' in:\n" << (outcome).err
