@@ -274,9 +274,9 @@ TEST_F(AlignTrust, OutputsWorkInTheNextProgramFromAnyFolder) {
   expect_inputs_unchanged("portable outputs");
 }
 
-// Class 5, the XMD half: frost_reconstruct_fourier reads Xmipp `samplingRate` only once the
-// reconstruction branch of issue 25 (class 5, last item) is merged; then enable this test.
-TEST_F(AlignTrust, DISABLED_XmdOutputGivesTheMapItsPixelSize) {
+// Class 5, the XMD half: the output's `samplingRate` gives frost_reconstruct_fourier's map
+// the input's 2 A/px.
+TEST_F(AlignTrust, XmdOutputGivesTheMapItsPixelSize) {
   ASSERT_EQ(align("-i data/p.star -r data/gal.xmd --odir out5x -o angles.xmd").code, 0);
   const Result r = sh(std::string(FROST_RECONSTRUCT_EXE) + " --device cpu --thr 1 --progress none -v 0 "
                                                         "-i out5x/angles.xmd -o out5x/map.mrc");

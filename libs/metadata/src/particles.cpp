@@ -127,8 +127,12 @@ std::optional<double> particle_pixel_size(const MetadataFile& file, const Block&
 
 ParticlePoses particle_poses(const Block& particles, const std::vector<double>& pixel_sizes) {
   const std::size_t n = particles.rows();
-  bool relion = false;
-  for (const Column& c : particles.columns()) relion = relion || c.label().compare(0, 3, "rln") == 0;
+  // RELION when the images are named the RELION way; a table naming them with Xmipp's `image` is
+  // Xmipp even when it carries RELION labels it was converted with (rlnOpticsGroup,
+  // rlnRandomSubset: frost_align_significant's .xmd of a STAR input).
+  bool relion = particles.has("rlnImageName");
+  if (!relion && !particles.has("image"))
+    for (const Column& c : particles.columns()) relion = relion || c.label().compare(0, 3, "rln") == 0;
   ParticlePoses out;
   if (relion) {
     for (const char* label : {"rlnAngleRot", "rlnAngleTilt", "rlnAnglePsi"})

@@ -335,6 +335,24 @@ TEST(MetaParticles, OnePixelSizeFromEveryDialect) {
   EXPECT_NE(m.find("different pixel sizes"), std::string::npos) << m;
 }
 
+// An Xmipp table (images in `image`) that keeps RELION labels it was converted with is read as
+// Xmipp: its angles are found (frost_align_significant's .xmd of a STAR input).
+TEST(MetaParticles, XmippTableWithRelionLabelsIsXmipp) {
+  const ParticlePoses p = particle_poses(particle_block(MetadataFile::parse(
+      "# XMIPP_STAR_1 *\ndata_\nloop_\n _image\n _angleRot\n _angleTilt\n _anglePsi\n _shiftX\n _rlnOpticsGroup\n"
+      " 1@s.mrcs 10 20 30 1.5 1\n", "x.xmd")));
+  EXPECT_TRUE(p.missing_angles.empty());
+  EXPECT_EQ(p.rot, (std::vector<double>{10}));
+  EXPECT_EQ(p.tilt, (std::vector<double>{20}));
+  EXPECT_EQ(p.psi, (std::vector<double>{30}));
+  EXPECT_EQ(p.shift_x, (std::vector<double>{1.5}));
+  // Without `image`, RELION labels make a RELION table.
+  const ParticlePoses r = particle_poses(
+      particle_block(MetadataFile::parse("data_\nloop_\n_rlnAngleRot\n_rlnAngleTilt\n_rlnAnglePsi\n4 5 6\n", "r.star")));
+  EXPECT_TRUE(r.missing_angles.empty());
+  EXPECT_EQ(r.tilt, (std::vector<double>{5}));
+}
+
 // A table chosen by name (block@file) gives its own pixel size; data_optics still joins.
 TEST(MetaParticles, PixelSizeOfAChosenTable) {
   const MetadataFile two = MetadataFile::parse("# XMIPP_STAR_1 *\ndata_a\nloop_\n _image\n _samplingRate\n 1@s 2\n\n"

@@ -60,7 +60,8 @@ struct ParticlePoses {
   std::vector<std::string> missing_angles;
 };
 
-/// @brief Poses of a particle table. RELION (labels starting with `rln`): rlnAngleRot/Tilt/Psi,
+/// @brief Poses of a particle table. RELION (rlnImageName, or labels starting with `rln` and no
+/// Xmipp `image`): rlnAngleRot/Tilt/Psi,
 /// rlnOriginX/YAngst divided by the particle's pixel size, else rlnOriginX/Y in pixels (3.0).
 /// Xmipp: angleRot/Tilt/Psi and shiftX/Y (legacy names accepted) with `flip` folded in
 /// (docs/formats.md#xmipp-and-relion-mapping). `pixel_sizes` (one per row) is needed only for Å origins;
