@@ -111,8 +111,10 @@ void check_run_files(const RunFiles& files, bool make_folders) {
       throw_usage_error(o.what + " '" + o.path + "' is the same file as " + f.what + " '" + f.path +
                         "': every output needs its own name");
     }
-    if (folders.insert(folder_of(o.path)).second) check_output_folder(o.what, o.path, make_folders);
   }
+  // Folders only once every name is known to be free: a refused run makes none.
+  for (const auto& o : files.outputs)
+    if (folders.insert(folder_of(o.path)).second) check_output_folder(o.what, o.path, make_folders);
 }
 
 } // namespace frost

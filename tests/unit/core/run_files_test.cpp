@@ -76,6 +76,18 @@ TEST(RunFiles, TwoOutputsOfOneNameAreAUsageErrorEvenBeforeTheyExist) {
   EXPECT_NE(message.find("every output needs its own name"), std::string::npos) << message;
 }
 
+TEST(RunFiles, ARefusedRunMakesNoFolder) {
+  test::TempDir dir;
+  const std::string gain = dir.file("gain.mrc");
+  write_text_file_atomic(gain, "gain");
+  RunFiles f;
+  f.output("--oavg", dir.file("new/mic.mrc"));
+  f.output("--gain-copy", gain);
+  f.input("--gain", gain);
+  EXPECT_EQ(check(f).first, ExitCode::Usage);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("new")));
+}
+
 TEST(RunFiles, AMissingInputIsAnInputErrorNamingIt) {
   test::TempDir dir;
   RunFiles f;
