@@ -34,11 +34,13 @@ FittedMovie fitted_movie(double binning = 2.0) {
   f.model.binning = binning;
   f.model.first_frame = 2;
   f.model.reference = reference;
-  const Vec2 dr = t1_displacement(reference);
-  for (int t = 0; t < frames; ++t) {
-    const Vec2 d = t1_displacement(t);
-    f.model.global.push_back({-(d.x - dr.x) / binning, -(d.y - dr.y) / binning});
-  }
+  // The reference's displacement is taken from the same evaluations as the others: a compiler may
+  // fold a call with a constant argument at compile time, one ulp away from the run-time exp.
+  std::vector<Vec2> d;
+  for (int t = 0; t < frames; ++t) d.push_back(t1_displacement(t));
+  const Vec2 dr = d[reference];
+  for (int t = 0; t < frames; ++t)
+    f.model.global.push_back({-(d[t].x - dr.x) / binning, -(d[t].y - dr.y) / binning});
   PatchGridRequest r;
   r.width = width;
   r.height = width;
