@@ -3,13 +3,14 @@
 # UndefinedBehaviorSanitizer): MRC, SPIDER, TIFF, EER (files, raw bit streams, metadata XML), EMAN2 HDF5,
 # STAR/XMD, symmetry names and command-line values (tests/fuzz). Seed corpora: the real files
 # of ../shared/data (FROST_TEST_DATA), frost_simulate's output and small files written by
-# frost_fuzz_seeds. Each target runs for SECONDS (default 60); the corpus grows in WORK and is
-# reused by the next run. A finding (crash, sanitizer report, leak, timeout, allocation over
+# frost_fuzz_seeds. Each target runs for SECONDS (default 60), one target per core at a time; the
+# corpus grows in WORK and is reused by the next run. A finding (crash, sanitizer report, leak, timeout, allocation over
 # the limit) is saved under WORK/findings/ and makes the script fail; copy it into
 # tests/fuzz/regressions/<target>/ once fixed so the normal test suite replays it.
 # Usage: scripts/fuzz.sh [SECONDS] [target...]
-# Env: FROST_FUZZ_BUILD (default build-fuzz), FROST_FUZZ_WORK (default $FROST_FUZZ_BUILD/fuzz-work),
-#      FROST_SIMULATE (a built frost_simulate; default: built in the fuzz build).
+# Env: FROST_FUZZ_BUILD (default build-fuzz; a tree of scripts/sanitize.sh is reused as it is),
+#      FROST_FUZZ_WORK (default $FROST_FUZZ_BUILD/fuzz-work), FROST_FUZZ_JOBS (targets at a time,
+#      default the core count), FROST_SIMULATE (a built frost_simulate; default: built in the fuzz build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -21,21 +22,14 @@ targets=("$@")
 ((${#targets[@]})) || targets=(mrc spider tiff eer_file eer_stream eer_metadata eman_hdf star symmetry cli)
 
 "$root/scripts/install_deps.sh"
-# libFuzzer is in libclang-rt-<major>-dev, which clang only recommends.
-have_libfuzzer() { ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; }
-if ! command -v clang++ >/dev/null || ! have_libfuzzer; then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "fuzz: installing clang and libFuzzer"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends clang >/dev/null
-  major=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
-  have_libfuzzer || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-    "libclang-rt-$major-dev" >/dev/null
-  have_libfuzzer || { echo "fuzz: libFuzzer (libclang_rt.fuzzer) is still missing" >&2; exit 1; }
+"$root/scripts/install_clang.sh"
+# A tree configured with FROST_BUILD_FUZZ (scripts/sanitize.sh's) is reused as it is; otherwise
+# this one is configured for the fuzz targets alone.
+if ! grep -q '^FROST_BUILD_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  CC=clang CXX=clang++ "$root/scripts/configure.sh" "$build" -DFROST_USE_CUDA=OFF -DFROST_BUILD_TESTS=OFF \
+    -DFROST_BUILD_BENCH=OFF -DFROST_BUILD_FUZZ=ON -DFROST_SANITIZE=address,undefined \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-CC=clang CXX=clang++ "$root/scripts/configure.sh" "$build" -DFROST_USE_CUDA=OFF -DFROST_BUILD_TESTS=OFF \
-  -DFROST_BUILD_BENCH=OFF -DFROST_BUILD_FUZZ=ON -DFROST_SANITIZE=address,undefined \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 build_targets=(frost_fuzz)
 simulate=${FROST_SIMULATE:-}
 if [ -z "$simulate" ]; then build_targets+=(frost_simulate); simulate=$build/apps/simulate/frost_simulate; fi
@@ -85,12 +79,11 @@ target_asan() {
 }
 export LSAN_OPTIONS=suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-rc=0
-rows=()
-for t in "${targets[@]}"; do
-  corpus=$work/corpus/$t
+# One target: runs it for $seconds, then writes its summary row to logs/<t>.row and its exit
+# status to logs/<t>.status.
+fuzz_target() {
+  local t=$1 corpus=$work/corpus/$1 log=$work/logs/$1.log status runs cov corp verdict
   mkdir -p "$corpus"
-  log=$work/logs/$t.log
   echo "fuzz: $t for ${seconds} s"
   set +e
   # shellcheck disable=SC2046
@@ -105,14 +98,26 @@ for t in "${targets[@]}"; do
   verdict=ok
   if [ "$status" -ne 0 ]; then
     verdict="FINDING (exit $status, see $log)"
-    rc=1
     grep -E "^==[0-9]+==ERROR|runtime error|SUMMARY|Test unit written" "$log" | head -5 || true
   fi
-  rows+=("$(printf '%-11s %12s %8s %8s  %s' "$t" "${runs:-?}" "${cov:-?}" "$corp" "$verdict")")
-done
+  printf '%-11s %12s %8s %8s  %s\n' "$t" "${runs:-?}" "${cov:-?}" "$corp" "$verdict" >"$work/logs/$t.row"
+  echo "$status" >"$work/logs/$t.status"
+}
 
+# Targets run side by side, one per core (FROST_FUZZ_JOBS to change), each for $seconds.
+jobs_max=${FROST_FUZZ_JOBS:-$(nproc)}
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  fuzz_target "$t" &
+done
+wait
+
+rc=0
 echo
-echo "fuzz summary (${seconds} s per target; corpus in $work/corpus)"
+echo "fuzz summary (${seconds} s per target, ${jobs_max} at a time; corpus in $work/corpus)"
 printf '%-11s %12s %8s %8s  %s\n' target executions coverage corpus result
-printf '%s\n' "${rows[@]}"
+for t in "${targets[@]}"; do
+  cat "$work/logs/$t.row"
+  [ "$(cat "$work/logs/$t.status")" = 0 ] || rc=1
+done
 exit $rc
