@@ -385,12 +385,12 @@ TEST_F(GpuMemoryPressure, AlignSignificantMalformedLimitIsAUsageError) {
 // frost_reconstruct_fourier
 
 // 200 projections of 64 px, padding 2: the cube is 129³ voxels x 12 B = 25.8 MiB. Limit 290 MiB.
-// The accumulator (cuda/reconstruction/src/cuda_accumulator.cpp) needs cube + blob table + 256 MiB
+// The accumulator (cuda/reconstruction/src/memory_plan.cpp) needs cube + blob table + 256 MiB
 // reserve ≈ 282 MiB of free memory, so 290 MiB just fits the minimum. The image batches are the
 // user's --bufferSize (25 images, a few MiB), not sized by memory; what follows the free memory
 // is the finish: with the cube and the batches held, less than a half grid + 256 MiB is left, so
-// the grid is symmetrised on the host instead of the device (cuda_accumulator.cpp
-// device_half_grids_fit), and the fold chunk is min(32 MiB, free / 4).
+// the grid is symmetrised on the host instead of the device (memory_plan.cpp
+// half_grids_fit), and the fold chunk is min(32 MiB, free / 4).
 // Tolerance: the insertion adds with atomics from 4 streams, so the order of the float additions
 // differs from run to run: map max |diff| <= 1e-5 of its range.
 TEST_F(GpuMemoryPressure, ReconstructFourierLowLimitGivesTheSameMap) {

@@ -1,7 +1,7 @@
 // Fused shift and rotation steps of the CUDA aligner (alignment_fused.hpp): two trajectories per
 // thread block, everything between reading the raw images and writing the new poses in shared
 // memory. Per-element math is the FROST_HD code the CPU estimator calls (warp_pixel,
-// polar_sample, refine_shift_peak, rotation_angle, pose_compose); only the FFTs differ (block
+// polar_sample, refine_peak_2d, rotation_angle, pose_compose); only the FFTs differ (block
 // FFTs here, FFTW there), as between cuFFT and FFTW in the unfused pipeline.
 #include <cfloat>
 #include <climits>
@@ -21,7 +21,7 @@ namespace frost::cuda::fused_align {
 namespace {
 
 using align::Pose2;
-using align::Subpixel;
+using geom::SubpixelMethod;
 namespace bf = block_fft;
 using namespace align_order;
 using align_detail::is_pow2;
@@ -265,7 +265,7 @@ __global__ void ring_spectra_kernel(const float* __restrict__ images, const floa
 // Two trajectories per block (2·blockIdx.x and the next one, which may not exist).
 __global__ void __launch_bounds__(1024)
     shift_step_kernel(const float* __restrict__ raw, const float2* __restrict__ ref, const float2* __restrict__ pre,
-                      int x, int log2x, int radius, Subpixel sub, bool first, Pose2* poses,
+                      int x, int log2x, int radius, SubpixelMethod sub, bool first, Pose2* poses,
                       float* __restrict__ samples, align::PolarGrid g, const float* __restrict__ sin_t,
                       const float* __restrict__ cos_t, int count, const float2* __restrict__ tw_g) {
   extern __shared__ float2 sm[];
@@ -351,7 +351,7 @@ __global__ void __launch_bounds__(1024)
       return part(data[periodic_index(bj + b, x) * pitch + periodic_index(bi + a, x)], c);
     };
     float ox, oy;
-    align::refine_shift_peak(at, best, sub, ox, oy);
+    geom::refine_peak_2d(at, best, sub, ox, oy);
     const float dx = static_cast<float>(bi - cx) + ox, dy = static_cast<float>(bj - cy) + oy;
     const Pose2 pose = align::pose_compose(align::pose_translation(dx, dy), poses[t0 + c]);
     poses[t0 + c] = pose;
@@ -473,7 +473,7 @@ __device__ float folded(const float2* r, int k, int s, int n, int c) { return pa
 
 /// The end of a rotation step of trajectories t0, t0 + 1 from the ring sum H (bit-reversed, in
 /// shared memory, complete): ρ = inverse transform, the folded argmax, refinement and pose.
-__device__ void finish_rotation(float2* hsum, int n, int s, const float2* tw, Subpixel sub, Pose2* poses, int t0,
+__device__ void finish_rotation(float2* hsum, int n, int s, const float2* tw, SubpixelMethod sub, Pose2* poses, int t0,
                                 int count, float* sv, int* si) {
   bf::inverse_n(hsum, n, 1, 0, 1, tw);
   float va = -INFINITY, vb = -INFINITY;
@@ -495,8 +495,8 @@ __device__ void finish_rotation(float2* hsum, int n, int s, const float2* tw, Su
 __global__ void __launch_bounds__(1024)
     rotation_step_kernel(const float* __restrict__ img, const float* __restrict__ samples,
                          const float2* __restrict__ ref, align::PolarGrid g, const float* __restrict__ sin_t,
-                         const float* __restrict__ cos_t, int n, int log2chunk, Subpixel sub, Pose2* poses, int count,
-                         const float2* __restrict__ tw_g) {
+                         const float* __restrict__ cos_t, int n, int log2chunk, SubpixelMethod sub, Pose2* poses,
+                         int count, const float2* __restrict__ tw_g) {
   extern __shared__ float2 sm[];
   __shared__ float sv[64];
   __shared__ int si[64];
@@ -525,7 +525,7 @@ __global__ void __launch_bounds__(1024)
 // in the same order as rotation_step_kernel, then the same inverse and peak.
 __global__ void __launch_bounds__(1024)
     rotation_spectra_kernel(const float2* __restrict__ pre, const float2* __restrict__ ref, align::PolarGrid g,
-                            int n, Subpixel sub, Pose2* poses, int count, const float2* __restrict__ tw_g) {
+                            int n, SubpixelMethod sub, Pose2* poses, int count, const float2* __restrict__ tw_g) {
   extern __shared__ float2 sm[];
   __shared__ float sv[64];
   __shared__ int si[64];
@@ -620,7 +620,7 @@ void reference_rings(const float* refs, const align::PolarGrid& grid, const floa
 }
 
 void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum, const float2* tw, int x, int radius,
-                Subpixel subpixel, bool first, Pose2* poses, float* samples, const align::PolarGrid& grid,
+                SubpixelMethod subpixel, bool first, Pose2* poses, float* samples, const align::PolarGrid& grid,
                 const float* sin_table, const float* cos_table, int count, cudaStream_t s) {
   if (count <= 0) return;
   FROST_EXPECTS(shift_supported(x), "fused shift_step: unsupported size");
@@ -663,7 +663,8 @@ void pair_rings(const float* samples, const align::PolarGrid& grid, const float2
 }
 
 void rotation_step_from_spectra(const float2* pair_spectra, const float2* ref_rings, const align::PolarGrid& grid,
-                                const float2* tw_ring, Subpixel subpixel, Pose2* poses, int count, cudaStream_t s) {
+                                const float2* tw_ring, SubpixelMethod subpixel, Pose2* poses, int count,
+                                cudaStream_t s) {
   if (count <= 0) return;
   const int n = ring_length(grid.samples);
   const std::size_t smem = (std::size_t(n) + std::size_t(n / 2)) * sizeof(float2);
@@ -674,7 +675,7 @@ void rotation_step_from_spectra(const float2* pair_spectra, const float2* ref_ri
 }
 
 void rotation_step(const float* img, const float* samples, const float2* ref_rings, const align::PolarGrid& grid,
-                   const float* sin_table, const float* cos_table, const float2* tw_ring, Subpixel subpixel,
+                   const float* sin_table, const float* cos_table, const float2* tw_ring, SubpixelMethod subpixel,
                    Pose2* poses, int count, cudaStream_t s) {
   if (count <= 0) return;
   FROST_EXPECTS((img == nullptr) != (samples == nullptr), "fused rotation_step: images or samples");

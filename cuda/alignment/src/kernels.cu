@@ -16,7 +16,7 @@ namespace frost::cuda::align_kernels {
 namespace {
 
 using align::Pose2;
-using align::Subpixel;
+using geom::SubpixelMethod;
 using namespace align_order;
 
 constexpr int kThreads = 256;
@@ -79,7 +79,7 @@ __device__ void block_argmax(float* v, int* i) {
 }
 
 // One block per trajectory.
-__global__ void shift_peak_kernel(const float* __restrict__ corr, int x, int radius, Subpixel sub, Pose2* poses,
+__global__ void shift_peak_kernel(const float* __restrict__ corr, int x, int radius, SubpixelMethod sub, Pose2* poses,
                                   float2* shifts) {
   __shared__ float sv[kThreads];
   __shared__ int si[kThreads];
@@ -124,7 +124,7 @@ __global__ void shift_peak_kernel(const float* __restrict__ corr, int x, int rad
     return c[std::size_t(periodic_index(j, x)) * x + std::size_t(periodic_index(i, x))];
   };
   float ox, oy;
-  align::refine_shift_peak([&](int a, int b) { return at(best_i + a, best_j + b); }, best, sub, ox, oy);
+  geom::refine_peak_2d([&](int a, int b) { return at(best_i + a, best_j + b); }, best, sub, ox, oy);
   const float dx = static_cast<float>(best_i - cx) + ox;
   const float dy = static_cast<float>(best_j - cy) + oy;
   poses[t] = align::pose_compose(align::pose_translation(dx, dy), poses[t]);
@@ -150,7 +150,7 @@ __global__ void ring_sum_kernel(const float2* __restrict__ ref, const float2* __
 /// ρ(k) of a ring correlation of length n (rotation_peak's fold).
 __device__ float ring_correlation(const float* r, int k, int s, int n) { return n == s ? r[k] : r[k] + r[n - s + k]; }
 
-__global__ void rotation_peak_kernel(const float* __restrict__ rho, int s, int n, Subpixel sub, Pose2* poses,
+__global__ void rotation_peak_kernel(const float* __restrict__ rho, int s, int n, SubpixelMethod sub, Pose2* poses,
                                      float* angles) {
   __shared__ float sv[kThreads];
   __shared__ int si[kThreads];
@@ -285,7 +285,7 @@ void shift_product(const float2* ref_spec, const float2* in, float2* out, int x,
   FROST_CHECK_LAUNCH();
 }
 
-void shift_peak(const float* corr, int x, int radius, Subpixel subpixel, Pose2* poses, float2* shifts, int count,
+void shift_peak(const float* corr, int x, int radius, SubpixelMethod subpixel, Pose2* poses, float2* shifts, int count,
                 cudaStream_t s) {
   if (count <= 0) return;
   shift_peak_kernel<<<count, kThreads, 0, s>>>(corr, x, radius, subpixel, poses, shifts);
@@ -299,7 +299,7 @@ void ring_sum(const float2* ref_polar, const float2* spec, float2* sums, int rin
   FROST_CHECK_LAUNCH();
 }
 
-void rotation_peak(const float* rho, int samples, int ring_length, Subpixel subpixel, Pose2* poses, float* angles,
+void rotation_peak(const float* rho, int samples, int ring_length, SubpixelMethod subpixel, Pose2* poses, float* angles,
                    int count, cudaStream_t s) {
   if (count <= 0) return;
   // Between S and 2S the folded lags would overlap: only N = S or N >= 2S is a circular correlation.

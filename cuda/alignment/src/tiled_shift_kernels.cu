@@ -18,7 +18,7 @@ namespace frost::cuda::tiled_shift {
 namespace {
 
 using align::Pose2;
-using align::Subpixel;
+using geom::SubpixelMethod;
 namespace bf = block_fft;
 using namespace align_order;
 using align_detail::is_pow2;
@@ -210,7 +210,7 @@ __device__ float row_pixel(const float2* __restrict__ w, int hx, int x, int row,
 // bank conflicts) and the output is read at bit-reversed positions: pixel i of row 2m is
 // data[brev i].x, of row 2m + 1 −data[brev i].y. The refinement's neighbours come from row_pixel().
 __global__ void __launch_bounds__(kMaxPeakThreads, kPeakBlocksPerSm)
-    peak_kernel(const float2* __restrict__ wrows, int x, int log2x, int radius, PeakRows pr, int cp, Subpixel sub,
+    peak_kernel(const float2* __restrict__ wrows, int x, int log2x, int radius, PeakRows pr, int cp, SubpixelMethod sub,
                 Pose2* poses, const float2* __restrict__ tw_g) {
   extern __shared__ float2 sm[];
   __shared__ float sv[32];
@@ -266,7 +266,7 @@ __global__ void __launch_bounds__(kMaxPeakThreads, kPeakBlocksPerSm)
     pj = si[0] / x;
   }
   // The 3 × 3 neighbourhood the refinement may read (centre: the peak value itself), one warp each.
-  if (sub != Subpixel::None)
+  if (sub != SubpixelMethod::None)
     for (int q = threadIdx.x / 32; q < 9; q += blockDim.x / 32) {
       const int a = q % 3 - 1, b = q / 3 - 1;
       if (a == 0 && b == 0) continue;
@@ -278,7 +278,7 @@ __global__ void __launch_bounds__(kMaxPeakThreads, kPeakBlocksPerSm)
   if (threadIdx.x != 0) return;
   auto at = [&](int a, int b) { return a == 0 && b == 0 ? best : nb[(b + 1) * 3 + a + 1]; };
   float ox, oy;
-  align::refine_shift_peak(at, best, sub, ox, oy);
+  geom::refine_peak_2d(at, best, sub, ox, oy);
   const float dx = static_cast<float>(pi - cx) + ox, dy = static_cast<float>(pj - cy) + oy;
   poses[t] = align::pose_compose(align::pose_translation(dx, dy), poses[t]);
 }
@@ -336,7 +336,7 @@ void spectra(const float* imgs, int per, int count, int x, const float2* tw, flo
 }
 
 void shift_step(const float* raw, const float2* pre, const float2* ref, const float2* tw,
-                int x, int radius, Subpixel subpixel, bool first, Pose2* poses, float2* columns, float2* rows,
+                int x, int radius, SubpixelMethod subpixel, bool first, Pose2* poses, float2* columns, float2* rows,
                 int count, cudaStream_t s) {
   if (count <= 0) return;
   FROST_EXPECTS(supported(x, radius), "tiled shift_step: unsupported size or radius");

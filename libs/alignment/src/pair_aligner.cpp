@@ -81,7 +81,7 @@ void CpuPairAligner::prepare_reference(const float* pixels, ReferenceData& out) 
   }
 }
 
-void CpuPairAligner::estimate_shift(const ReferenceData& ref, const float* image, int radius, Subpixel subpixel,
+void CpuPairAligner::estimate_shift(const ReferenceData& ref, const float* image, int radius, SubpixelMethod subpixel,
                                     float& dx, float& dy) {
   r2c_.execute(image, spectrum_.data());
   const int hx = nx_ / 2 + 1;
@@ -115,12 +115,12 @@ void CpuPairAligner::estimate_shift(const ReferenceData& ref, const float* image
     return real_[std::size_t(periodic_index(j, ny_)) * nx_ + std::size_t(periodic_index(i, nx_))];
   };
   float ox, oy;
-  refine_shift_peak([&](int a, int b) { return at(best_i + a, best_j + b); }, best, subpixel, ox, oy);
+  geom::refine_peak_2d([&](int a, int b) { return at(best_i + a, best_j + b); }, best, subpixel, ox, oy);
   dx = static_cast<float>(best_i - cx) + ox;
   dy = static_cast<float>(best_j - cy) + oy;
 }
 
-float CpuPairAligner::estimate_rotation(const ReferenceData& ref, const float* image, Subpixel subpixel) {
+float CpuPairAligner::estimate_rotation(const ReferenceData& ref, const float* image, SubpixelMethod subpixel) {
   FROST_EXPECTS(grid_.samples > 0, "rotation step needs square images");
   const int s = grid_.samples, rings = grid_.rings(), hs = grid_.spectrum();
   for (int q = 0; q < rings; ++q)

@@ -11,26 +11,26 @@
 
 #include <nlohmann/json.hpp>
 
+#include "frost/cache/json_fields.hpp"
+#include "frost/cache/text_hash.hpp"
 #include "frost/fft/advisor_cache.hpp"
-#include "frost/fft/file_lock.hpp"
-#include "frost/fft/json_fields.hpp"
 
 namespace frost::fft {
 
 namespace {
 
 using nlohmann::json;
-using detail::get_bool;
-using detail::get_double;
-using detail::get_int;
-using detail::get_optional_double;
-using detail::get_string;
-using detail::get_text;
-using detail::hex64;
-using detail::member;
-using detail::number_or_null;
-using detail::optional_number;
-using detail::text_or_null;
+using cache::get_bool;
+using cache::get_double;
+using cache::get_int;
+using cache::get_optional_double;
+using cache::get_string;
+using cache::get_text;
+using cache::hex64;
+using cache::member;
+using cache::number_or_null;
+using cache::optional_number;
+using cache::text_or_null;
 
 /// Version of the key layout and of the record format ("record" field); bump on any change.
 constexpr int kRecordVersion = 1;
@@ -232,7 +232,7 @@ std::string cache_key(const AdvisorRequest& req, const Profile& profile, const C
   return k.str();
 }
 
-std::uint64_t cache_key_hash(const std::string& key) { return detail::fnv1a64(key); }
+std::uint64_t cache_key_hash(const std::string& key) { return cache::fnv1a64(key); }
 
 std::string record_to_json(const CacheRecord& r) {
   json j;

@@ -9,7 +9,6 @@
 #include <exception>
 #include <vector>
 
-#include "frost/fft/file_lock.hpp"
 #include "frost/core/device.hpp"
 #include "frost/fft/advisor_backend.hpp"
 #include "frost/fft/fftw_wisdom_file.hpp"

@@ -12,10 +12,11 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <set>
 #include <sstream>
 
-#include "frost/fft/file_lock.hpp"
+#include "frost/cache/file_lock.hpp"
+#include "frost/cache/text_hash.hpp"
+#include "frost/cache/warn_once.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "frost/fft/advisor_cache.hpp"
@@ -82,10 +83,7 @@ std::string detect_isa() {
 }
 
 bool warn_first_time(const std::string& topic, const std::string& message) {
-  static std::mutex mutex;
-  static std::set<std::string> seen;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!seen.insert(topic).second) return false;
+  if (!cache::first_time("wisdom-" + topic)) return false;
   log_warning(message);
   return true;
 }
@@ -103,7 +101,7 @@ std::string cpu_isa_level() {
 }
 
 std::string fftw_fingerprint() {
-  return detail::hex64(cache_key_hash(cpu_model() + "|" + cpu_isa_level() + "|" + fftw_version()));
+  return cache::hex64(cache_key_hash(cpu_model() + "|" + cpu_isa_level() + "|" + fftw_version()));
 }
 
 std::string fftw_wisdom_file(const std::string& cache_dir, Precision precision) {
@@ -134,7 +132,7 @@ bool save_fftw_wisdom(const std::string& cache_dir, Precision precision) {
   std::error_code ec;
   std::filesystem::create_directories(cache_dir, ec);
   // The lock file, not the wisdom file, carries the lock: the wisdom file is replaced by rename.
-  detail::UniqueFd lock = detail::open_locked(path + ".lock", O_RDWR | O_CREAT, LOCK_EX, 30.0);
+  cache::UniqueFd lock = cache::open_locked(path + ".lock", O_RDWR | O_CREAT, LOCK_EX, 30.0);
   if (!lock.valid()) {
     warn_first_time("save:" + path, "cannot lock FFTW wisdom file " + path + " (" + std::strerror(errno) +
                                         "); wisdom not saved");

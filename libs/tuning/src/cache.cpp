@@ -1,56 +1,33 @@
-// The persistent tuning cache (docs/tune.md#tuning-cache). Concurrency follows the FFT advisor's size
-// cache: every access holds a flock on records.jsonl (shared to read, exclusive to append or
-// compact), appends are single write()s of whole lines, and compaction renames a new file over
-// the old one under the lock, which open_locked() makes late writers follow.
+// The persistent tuning cache (docs/tune.md#tuning-cache): records.jsonl is a cache::RecordStore, the
+// store the FFT advisor's size cache keeps too (its file lock and concurrency rules); the shipped
+// databases are read with the same lock. This file chooses among the records.
 #include "frost/tuning/cache.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
+#include "frost/cache/cache_dir.hpp"
+#include "frost/cache/timestamps.hpp"
 #include "frost/core/atomic_file.hpp"
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
-#include "frost/core/log.hpp"
 #include "frost/core/version.hpp"
-#include "frost/fft/file_lock.hpp"
 #include "frost/tuning/problem_key.hpp"
 
 namespace frost::tuning {
 
 namespace fs = std::filesystem;
-using fft::detail::first_time;
 
 namespace {
 
 constexpr const char* kFileName = "records.jsonl";
-/// Locks are held for one append or one read; waiting longer means something is stuck, and a
-/// cache problem must only cost a warning.
-constexpr double kLockWaitS = 30;
-
-std::string errno_text(int e) { return std::strerror(e); }
-
-/// The lines of `text`, without line ends; blank lines dropped.
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    std::size_t end = text.find('\n', begin);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(begin, end - begin);
-    begin = end + 1;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") != std::string::npos) out.push_back(std::move(line));
-  }
-  return out;
+const cache::StoreNames& store_names() {
+  static const cache::StoreNames names{"tuning cache", "record", "tuning-"};
+  return names;
 }
 
 /// A schema-1 line whose key is a valid tuning key.
@@ -76,7 +53,7 @@ Parsed parse_line(const std::string& line) {
 
 /// True when record a is newer than b (time order, then position).
 bool newer(const std::string& time_a, std::size_t pos_a, const std::string& time_b, std::size_t pos_b) {
-  const std::string ta = fft::detail::time_order(time_a), tb = fft::detail::time_order(time_b);
+  const std::string ta = cache::time_order(time_a), tb = cache::time_order(time_b);
   if (ta != tb) return ta > tb;
   return pos_a > pos_b;
 }
@@ -86,7 +63,7 @@ bool newer(const std::string& time_a, std::size_t pos_a, const std::string& time
 std::string tuning_cache_dir(const std::string& explicit_dir) {
   if (!explicit_dir.empty()) return explicit_dir;
   if (const char* d = std::getenv("FROST_TUNING_CACHE"); d != nullptr && *d != '\0') return d;
-  return fft::default_cache_dir() + "/tuning";
+  return cache::default_cache_dir() + "/tuning";
 }
 
 std::string shipped_database_dir() {
@@ -126,53 +103,34 @@ std::optional<std::size_t> effective_record(const std::vector<const TuningRecord
 }
 
 TuningCache::TuningCache(std::string dir, std::vector<std::string> shipped_dirs)
-    : dir_(dir.empty() ? tuning_cache_dir() : std::move(dir)), shipped_dirs_(std::move(shipped_dirs)) {
-  read_only_ = !fft::detail::directory_writable(dir_, kFileName);
-  if (read_only_ && first_time("tuning-read-only:" + dir_))
-    log_warning("tuning cache directory " + dir_ + " is not writable; using the cache read-only");
+    : store_(dir.empty() ? tuning_cache_dir() : std::move(dir), kFileName, store_names(), kMaxRecordLineBytes),
+      shipped_dirs_(std::move(shipped_dirs)) {
   reload();
 }
 
-std::string TuningCache::records_file() const { return dir_ + "/" + kFileName; }
-
-void TuningCache::read_file(const std::string& path, bool shipped, bool must_exist) {
-  std::string text;
-  fft::detail::UniqueFd fd = fft::detail::open_locked(path, O_RDONLY, LOCK_SH, kLockWaitS);
-  if (!fd.valid()) {
-    // A missing file (or a path through a regular file) is an empty cache.
-    if ((must_exist || (errno != ENOENT && errno != ENOTDIR)) && first_time("tuning-read:" + path))
-      log_warning("cannot read tuning cache " + path + " (" + errno_text(errno) + "); ignoring it");
-    return;
-  }
-  if (!fft::detail::read_all(fd.get(), text)) {
-    if (first_time("tuning-read:" + path))
-      log_warning("cannot read tuning cache " + path + " (" + errno_text(errno) + "); ignoring it");
-    return;
-  }
+void TuningCache::read_lines(const std::string& path, const std::vector<std::string>& lines, bool shipped) {
   int malformed = 0;
-  for (const std::string& line : split_lines(text)) {
+  for (const std::string& line : lines) {
     Parsed p = parse_line(line);
     if (p.kind == LineKind::Malformed) ++malformed;
     if (p.kind == LineKind::OtherSchema && !shipped) ++other_schema_;
     if (p.kind != LineKind::Record) continue;
     stored_.push_back({std::move(*p.record), std::move(*p.key), shipped, stored_.size()});
   }
-  if (malformed > 0 && first_time("tuning-malformed:" + path))
-    log_warning("tuning cache " + path + ": skipped " + std::to_string(malformed) + " malformed line" +
-                (malformed == 1 ? "" : "s"));
+  store_.warn_malformed(path, malformed);
 }
 
 void TuningCache::reload() {
   stored_.clear();
   other_schema_ = 0;
-  read_file(records_file(), false, false);
+  read_lines(records_file(), store_.read_lines(), false);
   for (const std::string& dir : shipped_dirs_) {
     std::error_code ec;
     std::vector<std::string> files;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
       if (it->path().extension() == ".jsonl") files.push_back(it->path().string());
     std::sort(files.begin(), files.end());
-    for (const std::string& f : files) read_file(f, true, true);
+    for (const std::string& f : files) read_lines(f, cache::read_record_lines(f, store_names(), true), true);
   }
 }
 
@@ -273,54 +231,36 @@ std::optional<CacheHit> TuningCache::lookup(const LookupRequest& req) const {
 }
 
 bool TuningCache::append(const TuningRecord& record) {
-  if (read_only_) return false;
+  if (read_only()) return false;
   TuningRecord r = record;
   if (r.host.empty()) r.host = frost::host_name();
-  if (r.time.empty()) r.time = fft::detail::iso8601_now();
+  if (r.time.empty()) r.time = cache::iso8601_now();
   if (r.tool.empty()) r.tool = "frost " + version_string();
   const std::string line = record_to_json(r) + "\n";
-  if (!fft::detail::append_cache_line(dir_, records_file(), r.key, line, kMaxRecordLineBytes, kLockWaitS,
-                                      {"tuning cache", "record", "tuning-"}, read_only_))
-    return false;
+  if (!store_.append(r.key, line)) return false;
   Parsed p = parse_line(line.substr(0, line.size() - 1));
   if (p.kind == LineKind::Record) stored_.push_back({std::move(*p.record), std::move(*p.key), false, stored_.size()});
   return true;
 }
 
 void TuningCache::rewrite(const std::string& what, const LineChooser& choose) {
-  if (read_only_) throw_input_error(dir_, "the tuning cache directory is read-only");
-  {
-    fft::detail::UniqueFd fd = fft::detail::open_locked(records_file(), O_RDONLY, LOCK_EX, kLockWaitS);
-    if (!fd.valid()) {
-      if (errno == ENOENT) return;
-      throw_input_error(records_file(), "cannot lock the tuning cache (" + errno_text(errno) + ")");
-    }
-    std::string text;
-    if (!fft::detail::read_all(fd.get(), text))
-      throw_input_error(records_file(), "cannot read (" + errno_text(errno) + ")");
-    const std::vector<std::string> lines = split_lines(text);
+  store_.rewrite(what, [&choose](const std::vector<std::string>& lines) {
     std::vector<std::optional<TuningRecord>> records(lines.size());
     std::vector<bool> keep(lines.size(), false);
-    int malformed = 0;
+    cache::Rewrite out;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       Parsed p = parse_line(lines[i]);
       if (p.kind == LineKind::OtherSchema) keep[i] = true; // not ours to judge: kept verbatim
-      if (p.kind == LineKind::Malformed) ++malformed;
+      if (p.kind == LineKind::Malformed) ++out.malformed;
       if (p.kind == LineKind::Record) records[i] = std::move(p.record);
     }
     choose(records, keep);
-    std::string out;
     // Kept lines stay verbatim (fields this version does not know survive) and in file order
     // (so "later is newer" still holds).
     for (std::size_t i = 0; i < lines.size(); ++i)
-      if (keep[i]) out += lines[i] + "\n";
-    AtomicFile tmp(records_file());
-    tmp.write(out);
-    tmp.commit();
-    if (malformed > 0)
-      log_info("tuning cache " + records_file() + ": " + what + " dropped " + std::to_string(malformed) +
-               " malformed line" + (malformed == 1 ? "" : "s"));
-  }
+      if (keep[i]) out.text += lines[i] + "\n";
+    return out;
+  });
   reload();
 }
 

@@ -10,7 +10,7 @@
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/version.hpp"
-#include "frost/fft/file_lock.hpp" // fnv1a64, hex64
+#include "frost/cache/text_hash.hpp"
 
 namespace frost::tuning {
 
@@ -91,7 +91,7 @@ std::string TuningKey::str() const {
     if (c == '|' || c == '\n') c = '/';
   std::ostringstream k;
   k << kSchemaVersion << '|' << checked(kernel.name, "kernel") << '|' << kernel.version << '|'
-    << fft::detail::hex64(kernel.signature) << '|' << device_name << '|' << device.cc_major << '.' << device.cc_minor
+    << cache::hex64(kernel.signature) << '|' << device_name << '|' << device.cc_major << '.' << device.cc_minor
     << '|' << device.multiprocessors << '|' << device.memory_gib << '|' << software.driver << '|' << software.runtime
     << '|' << checked(software.nvrtc, "nvrtc") << '|' << checked(software.frost, "frost") << '|'
     << checked(problem, "problem");
@@ -139,6 +139,6 @@ bool same_software(const SoftwareStack& a, const SoftwareStack& b) {
   return a.driver == b.driver && a.runtime == b.runtime && a.nvrtc == b.nvrtc && a.frost == b.frost;
 }
 
-std::string key_hash(const std::string& key) { return fft::detail::hex64(fft::detail::fnv1a64(key)); }
+std::string key_hash(const std::string& key) { return cache::hex64(cache::fnv1a64(key)); }
 
 } // namespace frost::tuning

@@ -7,7 +7,7 @@
 
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
-#include "frost/fft/file_lock.hpp" // first_time
+#include "frost/cache/warn_once.hpp"
 
 namespace frost::tuning {
 
@@ -80,13 +80,13 @@ StopRules offline_stop_rules(std::size_t space_size, SearcherKind searcher) {
 }
 
 bool note_tuning_ignored_on_cpu(const TuningOptions& options) {
-  if (!fft::detail::first_time("tuning-ignored-on-cpu")) return false;
+  if (!cache::first_time("tuning-ignored-on-cpu")) return false;
   log_info(std::string("note: kernel tuning options are ignored on the CPU (--tune ") + to_string(options.policy) + ")");
   return true;
 }
 
 bool note_no_tunable_kernels(const std::string& program, const TuningOptions& options) {
-  if (!fft::detail::first_time("tuning-nothing-to-tune")) return false;
+  if (!cache::first_time("tuning-nothing-to-tune")) return false;
   log_info("note: " + program + " has no tunable GPU kernel; --tune " + to_string(options.policy) + " has no effect");
   return true;
 }

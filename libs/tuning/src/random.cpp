@@ -1,12 +1,12 @@
 #include "frost/tuning/random.hpp"
 
 #include "frost/core/error.hpp"
-#include "frost/fft/file_lock.hpp" // fnv1a64
+#include "frost/cache/text_hash.hpp"
 
 namespace frost::tuning {
 
 std::uint64_t search_seed(std::uint64_t user_seed, const std::string& record_key) {
-  return user_seed ^ fft::detail::fnv1a64(record_key);
+  return user_seed ^ cache::fnv1a64(record_key);
 }
 
 std::uint64_t SplitMix64::next() {

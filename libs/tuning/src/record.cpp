@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frost/core/error.hpp"
-#include "frost/fft/json_fields.hpp"
+#include "frost/cache/json_fields.hpp"
 #include "frost/tuning/phase.hpp"
 
 namespace frost::tuning {
@@ -16,11 +16,11 @@ namespace frost::tuning {
 namespace {
 
 using json = nlohmann::ordered_json;
-using fft::detail::get_double;
-using fft::detail::get_int;
-using fft::detail::get_optional_double;
-using fft::detail::get_string;
-using fft::detail::member;
+using cache::get_double;
+using cache::get_int;
+using cache::get_optional_double;
+using cache::get_string;
+using cache::member;
 
 json config_to_json(const NamedConfig& c) {
   json j = json::object();
@@ -54,13 +54,13 @@ std::string record_to_json(const TuningRecord& r) {
   // Hex text: readers without 64-bit integers would round a number.
   j["hash"] = key_hash(r.key);
   j["best"] = config_to_json(r.best);
-  j["best_ms"] = fft::detail::number_or_null<json>(r.best_ms);
-  j["default_ms"] = fft::detail::optional_number<json>(r.default_ms);
+  j["best_ms"] = cache::number_or_null<json>(r.best_ms);
+  j["default_ms"] = cache::optional_number<json>(r.default_ms);
   json top = json::array();
   for (const TimedConfig& t : r.top)
-    top.push_back(json::array({config_to_json(t.config), fft::detail::number_or_null<json>(t.ms)}));
+    top.push_back(json::array({config_to_json(t.config), cache::number_or_null<json>(t.ms)}));
   j["top"] = top;
-  j["avg_over_best"] = fft::detail::optional_number<json>(r.avg_over_best);
+  j["avg_over_best"] = cache::optional_number<json>(r.avg_over_best);
   j["explored"] = r.explored;
   j["space_size"] = r.space_size;
   j["invalid"] = r.invalid;
@@ -68,7 +68,7 @@ std::string record_to_json(const TuningRecord& r) {
   j["seed"] = r.seed;
   j["mode"] = r.mode;
   j["protocol"] = json{{"warmup", r.protocol.warmup}, {"min_samples", r.protocol.min_samples},
-                       {"min_ms", fft::detail::number_or_null<json>(r.protocol.min_ms)}};
+                       {"min_ms", cache::number_or_null<json>(r.protocol.min_ms)}};
   j["source"] = r.source;
   j["gpu_uuid"] = r.gpu_uuid;
   j["host"] = r.host;

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "frost/core/error.hpp"
-#include "frost/fft/file_lock.hpp" // fnv1a64
+#include "frost/cache/text_hash.hpp"
 
 namespace frost::tuning {
 
@@ -142,7 +142,7 @@ std::string TuningSpace::canonical_text() const {
   return t.str();
 }
 
-std::uint64_t TuningSpace::signature() const { return fft::detail::fnv1a64(canonical_text()); }
+std::uint64_t TuningSpace::signature() const { return cache::fnv1a64(canonical_text()); }
 
 NamedConfig TuningSpace::named(const Configuration& c) const {
   FROST_EXPECTS(c.size() == params_.size(), "configuration has the wrong number of values");

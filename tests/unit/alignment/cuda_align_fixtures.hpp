@@ -68,7 +68,7 @@ struct ShiftCase {
     return v;
   }
   /// The pose after CpuPairAligner's shift step of trajectory t from `from`.
-  Pose2 expected(int t, const Pose2& from, bool first, int radius, Subpixel sub) {
+  Pose2 expected(int t, const Pose2& from, bool first, int radius, SubpixelMethod sub) {
     const float* img = raw.data() + std::size_t(t) * px;
     std::vector<float> current(px);
     if (first) current.assign(img, img + px);

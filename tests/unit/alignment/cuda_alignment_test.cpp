@@ -183,7 +183,7 @@ TEST(CudaAlignKernels, ShiftStepMatchesCpu) {
   const auto gmap = download(d_map);
   EXPECT_LE(test::relative_l2(gmap.data(), map.data(), map.size()), kMapRel);
 
-  for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
+  for (SubpixelMethod sub : {SubpixelMethod::None, SubpixelMethod::Parabolic, SubpixelMethod::Centroid3}) {
     float dx, dy;
     cpu.estimate_shift(rd, img.data(), x / 4, sub, dx, dy);
     auto d_poses = upload(std::vector<Pose2>(1));
@@ -235,7 +235,7 @@ TEST(CudaAlignKernels, RotationStepAndCcMatchCpu) {
     ring_r2c.execute(d_polar.data(), d_spec.data());
     ck::ring_sum(d_ref_polar.data(), d_spec.data(), d_sum.data(), g.rings(), half, 1, nullptr);
     ring_c2r.execute(d_sum.data(), d_rho.data());
-    for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
+    for (SubpixelMethod sub : {SubpixelMethod::None, SubpixelMethod::Parabolic, SubpixelMethod::Centroid3}) {
       const float want = cpu.estimate_rotation(rd, img.data(), sub);
       auto d_poses = upload(std::vector<Pose2>(1));
       DeviceBuffer<float> d_angle(1);
@@ -326,13 +326,13 @@ void expect_parity(const std::vector<PairResult>& gpu, const std::vector<PairRes
 
 TEST(CudaAlignBackend, RecoveryFixtureMatchesCpuAndRepeats) {
   FROST_REQUIRE_GPU();
-  for (Subpixel sub : {Subpixel::Parabolic, Subpixel::None}) {
+  for (SubpixelMethod sub : {SubpixelMethod::Parabolic, SubpixelMethod::None}) {
     AlignSettings s;
     s.subpixel = sub;
     const auto cpu = run(*make_cpu_backend(), s);
     auto gpu_backend = cuda::make_cuda_align_backend({});
     const auto gpu = run(*gpu_backend, s);
-    if (sub == Subpixel::None)
+    if (sub == SubpixelMethod::None)
       expect_parity(gpu, cpu, kRefs, kImages, make_polar_grid(kX).step_deg() + 0.01, 1.01);
     else
       expect_parity(gpu, cpu, kRefs, kImages);

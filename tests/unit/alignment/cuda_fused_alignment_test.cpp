@@ -59,7 +59,7 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
     fa::pair_spectra(d_raw.data(), x, tw.data(), pre.data(), 3, nullptr);
     for (int mode = 0; mode < 3; ++mode) { // from a pose, from the identity, from the identity's pair transforms
       const bool first = mode > 0;
-      for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
+      for (SubpixelMethod sub : {SubpixelMethod::None, SubpixelMethod::Parabolic, SubpixelMethod::Centroid3}) {
         const std::vector<Pose2> start = c.start(first);
         auto d_poses = upload(start);
         DeviceBuffer<float> d_samples(3 * per);
@@ -222,7 +222,7 @@ TEST(CudaAlignFused, RotationStepMatchesCpu) {
     const RingInputs in(x, ref, raw);
     const int n = in.n;
     for (bool precomputed : {false, true}) {
-      for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
+      for (SubpixelMethod sub : {SubpixelMethod::None, SubpixelMethod::Parabolic, SubpixelMethod::Centroid3}) {
         auto d_poses = upload(std::vector<Pose2>(3));
         fa::rotation_step(precomputed ? nullptr : in.d_raw.data(), precomputed ? in.d_samples.data() : nullptr,
                           in.rings.data(), in.g, in.d_sin.data(), in.d_cos.data(), in.tw.data(), sub, d_poses.data(), 3,
@@ -250,7 +250,7 @@ TEST(CudaAlignFused, RotationFromPairSpectraEqualsFromSamples) {
     const RingInputs in(x, reference(x, dir), three_images(x, dir));
     DeviceBuffer<float2> pairs(2 * std::size_t(in.g.rings()) * in.n);
     fa::pair_rings(in.d_samples.data(), in.g, in.tw.data(), pairs.data(), 3, nullptr);
-    for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic}) {
+    for (SubpixelMethod sub : {SubpixelMethod::None, SubpixelMethod::Parabolic}) {
       auto from_samples = upload(std::vector<Pose2>(3)), from_spectra = upload(std::vector<Pose2>(3));
       fa::rotation_step(nullptr, in.d_samples.data(), in.rings.data(), in.g, in.d_sin.data(), in.d_cos.data(),
                         in.tw.data(), sub, from_samples.data(), 3, nullptr);

@@ -58,7 +58,7 @@ TEST(CudaAlignTiled, ShiftStepMatchesCpu) {
       DeviceBuffer<float2> rows(3 * ts::row_scratch(x, radius));
       for (int mode = 0; mode < 3; ++mode) { // from a pose, from the identity, from the identity's pair transforms
         const bool first = mode > 0;
-        for (Subpixel sub : {Subpixel::None, Subpixel::Parabolic, Subpixel::Centroid3}) {
+        for (SubpixelMethod sub : {SubpixelMethod::None, SubpixelMethod::Parabolic, SubpixelMethod::Centroid3}) {
           const std::vector<Pose2> start = c.start(first);
           auto d_poses = upload(start);
           ts::shift_step(d_raw.data(), mode == 2 ? pre.data() : nullptr, spec.data(), tw.data(), x,

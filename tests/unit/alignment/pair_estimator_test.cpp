@@ -39,7 +39,7 @@ TEST(PairEstimator, NoiseFreeRecoverySmoothPhantom) {
   const double delta = aligner.grid().step_deg();
 
   AlignSettings none;
-  none.subpixel = Subpixel::None;
+  none.subpixel = SubpixelMethod::None;
   AlignSettings none5 = none;
   none5.iters = 5;
   AlignSettings para5;

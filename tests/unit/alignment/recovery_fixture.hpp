@@ -116,7 +116,7 @@ struct Test7Bounds {
   double psi, shift, cc;
 };
 inline Test7Bounds test7_bounds(const AlignSettings& s, double delta) {
-  if (s.subpixel == Subpixel::None) return {1.25 * delta, 1.0, 0.99};
+  if (s.subpixel == SubpixelMethod::None) return {1.25 * delta, 1.0, 0.99};
   return {s.iters >= 5 ? 0.15 : 0.75, 0.1, 0.999};
 }
 inline void expect_within(const PoseErrors& e, const Test7Bounds& b, const std::string& what) {

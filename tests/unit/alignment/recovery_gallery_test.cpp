@@ -17,7 +17,7 @@ constexpr int kX = 64, kGallery = 184, kImages = 60; // 184: Xmipp's count for 1
 /// noise seeds 1000 + i), 3 iterations, keepBestN 1. "Spacing" is the gallery's median
 /// nearest-neighbour angle (14.2°; the original design says 14°). Run in both sub-pixel modes: the
 /// prototype's numbers are for `none`, the program's default is parabolic.
-Scores gallery_run(int test, double snr, std::uint32_t seed, Subpixel sub) {
+Scores gallery_run(int test, double snr, std::uint32_t seed, SubpixelMethod sub) {
   const PhantomSet d = analytic_set(kX, kGallery, kImages, snr, seed);
   const double spacing = median_spacing(d.dirs);
   AlignSettings s;
@@ -34,7 +34,7 @@ Scores gallery_run(int test, double snr, std::uint32_t seed, Subpixel sub) {
 
 // Test 14: SNR 0.1; within 1.5 × spacing ≥ 72 %, exact ≥ 55 % (prototype, none: 87 %, 73 %).
 TEST(RecoveryGallery, DenserGallerySnr01) {
-  for (Subpixel sub : {Subpixel::Parabolic, Subpixel::None}) {
+  for (SubpixelMethod sub : {SubpixelMethod::Parabolic, SubpixelMethod::None}) {
     const Scores o = gallery_run(14, 0.1, 14, sub);
     EXPECT_GE(o.near, 0.72);
     EXPECT_GE(o.exact, 0.55);
@@ -45,7 +45,7 @@ TEST(RecoveryGallery, DenserGallerySnr01) {
 // shift error ≤ 0.6 px (prototype, none: 100 %, 93 %, 0.78°, 0.38 px). Not 100 %: the in-plane
 // search is local, a few images prefer a neighbour or a wrong angle.
 TEST(RecoveryGallery, DenserGallerySnr1) {
-  for (Subpixel sub : {Subpixel::Parabolic, Subpixel::None}) {
+  for (SubpixelMethod sub : {SubpixelMethod::Parabolic, SubpixelMethod::None}) {
     const Scores o = gallery_run(15, 1.0, 15, sub);
     EXPECT_GE(o.near, 0.95);
     EXPECT_GE(o.exact, 0.83);
@@ -68,7 +68,8 @@ TEST(RecoveryGallery, MirroredImagesAreFlippedWithTheUnmirroredPose) {
   const double delta = CpuPairAligner(kX, kX).grid().step_deg();
 
   auto backend = make_cpu_backend();
-  for (const auto& [sub, iters] : {std::pair{Subpixel::None, 3}, {Subpixel::Parabolic, 3}, {Subpixel::Parabolic, 5}}) {
+  for (const auto& [sub, iters] :
+       {std::pair{SubpixelMethod::None, 3}, {SubpixelMethod::Parabolic, 3}, {SubpixelMethod::Parabolic, 5}}) {
     AlignSettings s;
     s.subpixel = sub;
     s.iters = iters;

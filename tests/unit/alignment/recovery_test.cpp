@@ -19,7 +19,7 @@ const PhantomSet& data() {
   return d;
 }
 
-void run(Subpixel sub) {
+void run(SubpixelMethod sub) {
   const PhantomSet& d = data();
   AlignSettings s;
   s.subpixel = sub;
@@ -49,8 +49,8 @@ void run(Subpixel sub) {
   EXPECT_GE(top5, 0.95); // test 16
 }
 
-TEST(Recovery, SharpPhantomSnr01Parabolic) { run(Subpixel::Parabolic); }
-TEST(Recovery, SharpPhantomSnr01NoSubpixel) { run(Subpixel::None); }
+TEST(Recovery, SharpPhantomSnr01Parabolic) { run(SubpixelMethod::Parabolic); }
+TEST(Recovery, SharpPhantomSnr01NoSubpixel) { run(SubpixelMethod::None); }
 
 } // namespace
 } // namespace frost::align

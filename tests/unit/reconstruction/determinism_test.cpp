@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "frost/core/threads.hpp"
+#include "frost/test/support.hpp"
 #include "recon_fixture.hpp"
 #include "recon_runs.hpp"
 

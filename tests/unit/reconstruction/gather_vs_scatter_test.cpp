@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "frost/test/support.hpp"
 #include "recon_fixture.hpp"
 #include "recon_runs.hpp"
 #include "scatter_reference.hpp"

@@ -11,6 +11,7 @@
 
 #include "frost/geometry/euler.hpp"
 #include "frost/geometry/symmetry.hpp"
+#include "frost/test/support.hpp"
 #include "precision_runs.hpp"
 #include "recon_fixture.hpp"
 
@@ -19,18 +20,6 @@ namespace {
 using namespace frost;
 
 constexpr int kBox = 32;
-
-/// ||a - b|| / ||b|| in double.
-template <class A>
-double relative_l2_double(const Image<A>& a, const Image<double>& b) {
-  double num = 0, den = 0;
-  for (index_t i = 0; i < b.size(); ++i) {
-    const double d = double(a[i]) - b[i];
-    num += d * d;
-    den += b[i] * b[i];
-  }
-  return std::sqrt(num / den);
-}
 
 Image<float> to_float(const Image<double>& v) {
   Image<float> out(v.shape());
@@ -45,7 +34,7 @@ TEST(Precision, T15FloatBuildMatchesDoubleBuild) {
   const auto stack = test::exact_projections(kBox, blobs, views);
   const Image<float> single = test::precision_map_f32(stack, views, "c1");
   const Image<double> twice = test::precision_map_f64(stack, views, "c1");
-  const double rel = relative_l2_double(single, twice);
+  const double rel = test::relative_l2(single, twice);
   // The double map rounded to float for the FSC: that rounding (2^-24) is far below 1e-5.
   const std::vector<double> fsc = test::fsc_shells(single, to_float(twice));
   const double min_fsc = *std::min_element(fsc.begin(), fsc.begin() + 16);
@@ -72,7 +61,7 @@ TEST_P(SymmetryExpansionDouble, T6EqualsExpandedMetadata) {
   const auto expanded = test::expand_by_symmetry(views, group);
   const Image<double> with_sym = test::precision_map_f64(stack, views, sc.sym);
   const Image<double> with_metadata = test::precision_map_f64(stack, expanded, "c1");
-  const double rel = relative_l2_double(with_sym, with_metadata);
+  const double rel = test::relative_l2(with_sym, with_metadata);
   std::printf("T6 double build %s, %d views x %d elements: relative L2(--sym, expanded c1) %.3g\n", sc.sym,
               sc.views, group.order(), rel);
   EXPECT_LE(rel, 1e-12);

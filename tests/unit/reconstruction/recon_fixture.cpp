@@ -164,16 +164,6 @@ double scale_factor(const Image<float>& rec, const Image<float>& ref) {
   return num / den;
 }
 
-double relative_l2(const Image<float>& a, const Image<float>& b) {
-  double num = 0, den = 0;
-  for (index_t i = 0; i < b.size(); ++i) {
-    const double d = double(a[i]) - b[i];
-    num += d * d;
-    den += double(b[i]) * b[i];
-  }
-  return std::sqrt(num / den);
-}
-
 recon::ImageLoader stack_loader(const Image<float>& stack) {
   return [&stack](const recon::ParticleRecord& p, Image<float>& out) {
     const index_t nx = stack.shape().x, ny = stack.shape().y;

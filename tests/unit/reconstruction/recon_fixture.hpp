@@ -50,8 +50,6 @@ std::vector<double> fsc_shells(const Image<float>& a, const Image<float>& b);
 double ncc_sphere(const Image<float>& a, const Image<float>& b);
 /// <rec, ref> / <ref, ref> over the whole box.
 double scale_factor(const Image<float>& rec, const Image<float>& ref);
-/// ||a - b|| / ||b||.
-double relative_l2(const Image<float>& a, const Image<float>& b);
 
 /// Loader for accumulate(): particle.row is the index of its image in `stack` (which must
 /// outlive the loader).

@@ -15,6 +15,7 @@
 #include "frost/reconstruction/grid_symmetry.hpp"
 #include "frost/reconstruction/sample_preparer.hpp"
 #include "frost/reconstruction/traverse_space.hpp"
+#include "frost/test/support.hpp"
 #include "recon_fixture.hpp"
 #include "recon_runs.hpp"
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <random>
 
+#include "frost/test/support.hpp"
 #include "recon_fixture.hpp"
 #include "recon_runs.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
-#include "frost/fft/file_lock.hpp"
+#include "frost/cache/text_hash.hpp"
 #include "frost/tuning/kernel_spaces.hpp"
 #include "frost/tuning/phase.hpp"
 #include "frost/tuning/problem_key.hpp"
@@ -17,7 +17,7 @@
 namespace frost::tuning {
 namespace {
 
-using fft::detail::hex64;
+using cache::hex64;
 
 /// The three fixed problems of the golden key test.
 std::vector<TuningKey> fixed_keys() {

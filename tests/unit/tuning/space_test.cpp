@@ -7,7 +7,7 @@
 #include <set>
 
 #include "frost/core/error.hpp"
-#include "frost/fft/file_lock.hpp"
+#include "frost/cache/text_hash.hpp"
 #include "frost/tuning/geometry.hpp"
 #include "frost/tuning/kernel_spaces.hpp"
 
@@ -29,7 +29,7 @@ FrInsertSettings dynamic_interp() {
   return s;
 }
 
-using fft::detail::hex64;
+using cache::hex64;
 
 /// Every golden space (docs/tune.md#the-spaces-of-frost-kernels) at 1024 threads, for the checks
 /// that hold for all of them.

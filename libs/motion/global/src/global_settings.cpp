@@ -17,26 +17,9 @@ std::string lower(const std::string& s) {
 
 } // namespace
 
-std::string to_string(SubpixelMethod m) {
-  switch (m) {
-  case SubpixelMethod::Gauss3: return "gauss3";
-  case SubpixelMethod::Parabolic: return "parabolic";
-  case SubpixelMethod::Centroid3: return "centroid3";
-  }
-  return "gauss3";
-}
-
 std::string to_string(FftSizeRule r) { return r == FftSizeRule::Exact ? "exact" : "fast"; }
 
 std::string to_string(GlobalMode m) { return m == GlobalMode::Pairs ? "pairs" : "sum"; }
-
-SubpixelMethod parse_subpixel(const std::string& text) {
-  const std::string t = lower(text);
-  if (t == "gauss3") return SubpixelMethod::Gauss3;
-  if (t == "parabolic") return SubpixelMethod::Parabolic;
-  if (t == "centroid3") return SubpixelMethod::Centroid3;
-  throw_usage_error("--subpixel: expected gauss3, parabolic or centroid3 but got '" + text + "'");
-}
 
 FftSizeRule parse_fft_size_rule(const std::string& text) {
   const std::string t = lower(text);

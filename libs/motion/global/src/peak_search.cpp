@@ -1,44 +1,11 @@
 #include "frost/motion/peak_search.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "frost/motion/correlation_math.hpp"
 
 namespace frost::motion {
-
-namespace {
-
-// 3x3 centroid with weights value/max around the integer maximum (Xmipp GPU refineLocation<T,3>).
-void centroid3(const PeakWindow& w, double* dx, double* dy) {
-  double sw = 0, sx = 0, sy = 0;
-  for (int oy = -1; oy <= 1; ++oy)
-    for (int ox = -1; ox <= 1; ++ox) {
-      const double v = w.v[(oy + 1) * 3 + (ox + 1)] / static_cast<double>(w.value);
-      sw += v;
-      sx += v * ox;
-      sy += v * oy;
-    }
-  *dx = sw != 0 ? sx / sw : 0.0;
-  *dy = sw != 0 ? sy / sw : 0.0;
-}
-
-} // namespace
-
-double refine_parabolic(double vm, double v0, double vp) {
-  const double den = vm - 2.0 * v0 + vp;
-  if (!(den < 0)) return 0.0; // flat or not a maximum
-  return std::clamp(0.5 * (vm - vp) / den, -0.5, 0.5);
-}
-
-double refine_gauss3(double vm, double v0, double vp) {
-  if (!(vm > 0 && v0 > 0 && vp > 0)) return refine_parabolic(vm, v0, vp);
-  const double lm = std::log(vm), l0 = std::log(v0), lp = std::log(vp);
-  const double den = lm - 2.0 * l0 + lp;
-  if (!(den < 0)) return refine_parabolic(vm, v0, vp);
-  return std::clamp(0.5 * (lm - lp) / den, -0.5, 0.5);
-}
 
 Peak refine_peak(const PeakWindow& window, double radius, index_t width, index_t height, SubpixelMethod method) {
   const index_t rx = search_extent(radius, width), ry = search_extent(radius, height);
@@ -50,19 +17,8 @@ Peak refine_peak(const PeakWindow& window, double radius, index_t width, index_t
   p.edge = std::hypot(static_cast<double>(p.ix), static_cast<double>(p.iy)) > radius - 1.5 ||
            (rx < radius && std::abs(p.ix) == rx) || (ry < radius && std::abs(p.iy) == ry);
   double dx = 0, dy = 0;
-  if (method == SubpixelMethod::Centroid3) {
-    centroid3(window, &dx, &dy);
-  } else {
-    const double v0 = window.value;
-    const double xm = window.v[3], xp = window.v[5], ym = window.v[1], yp = window.v[7];
-    if (method == SubpixelMethod::Gauss3 && xm > 0 && xp > 0 && ym > 0 && yp > 0 && v0 > 0) {
-      dx = refine_gauss3(xm, v0, xp);
-      dy = refine_gauss3(ym, v0, yp);
-    } else { // the five values must all be positive for gauss3
-      dx = refine_parabolic(xm, v0, xp);
-      dy = refine_parabolic(ym, v0, yp);
-    }
-  }
+  const auto at = [&window](int ox, int oy) { return static_cast<double>(window.v[(oy + 1) * 3 + (ox + 1)]); };
+  geom::refine_peak_2d(at, static_cast<double>(window.value), method, dx, dy);
   p.x = p.ix + dx;
   p.y = p.iy + dy;
   return p;

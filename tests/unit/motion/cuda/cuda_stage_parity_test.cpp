@@ -88,7 +88,7 @@ TEST(CudaMotionParity, SpectraMatchFiltered) {
     cuda::CudaMovie movie(views, 0, o);
     const Image<fft::Complex> gpu = movie.spectra(sizes, filter.cview());
     ASSERT_EQ(gpu.shape(), cpu.shape());
-    const double err = cuda_test::relative_l2<fft::Complex>(gpu.cview(), cpu.cview());
+    const double err = test::relative_l2(gpu.cview(), cpu.cview());
     std::printf("spectra %s: %s, relative L2 %.3e\n", crop ? "cropped window" : "whole frame",
                 to_string(sizes).c_str(), err);
     EXPECT_LE(err, 1e-5);

@@ -1,25 +1,13 @@
 #pragma once
-// Error measures of the GPU parity tests: every test prints what it measured, so one device run
-// shows how far each stage is from its bound.
+// Error measures of the GPU parity tests besides test::relative_l2 (frost/test/support.hpp): every
+// test prints what it measured, so one device run shows how far each stage is from its bound.
 #include <algorithm>
 #include <cmath>
-#include <complex>
 #include <cstdio>
 
 #include "frost/core/image.hpp"
 
 namespace frost::motion::cuda_test {
-
-/// ‖a − b‖₂ / ‖b‖₂ over all elements (complex or real).
-template <class T>
-double relative_l2(View<const T> a, View<const T> b) {
-  double num = 0, den = 0;
-  for (index_t i = 0; i < b.shape.total(); ++i) {
-    num += std::norm(std::complex<double>(a[i]) - std::complex<double>(b[i]));
-    den += std::norm(std::complex<double>(b[i]));
-  }
-  return den > 0 ? std::sqrt(num / den) : std::sqrt(num);
-}
 
 /// rms(a − b) / std(b): the micrograph measure of docs/movie_align.md#cpu-and-gpu-equivalence.
 inline double rms_over_std(View<const float> a, View<const float> b) {

@@ -26,16 +26,16 @@ TEST(PeakRefinement, Gauss3IsExactForGaussiansAndParabolicForParabolas) {
   for (double d = -0.5; d <= 0.5; d += 0.05)
     for (double s : {0.8, 1.8, 3.0}) {
       auto g = [&](double k) { return std::exp(-(k - d) * (k - d) / (2 * s * s)); };
-      worst_g = std::max(worst_g, std::abs(refine_gauss3(g(-1), g(0), g(1)) - d));
+      worst_g = std::max(worst_g, std::abs(geom::gauss3_offset(g(-1), g(0), g(1)) - d));
       auto q = [&](double k) { return 5.0 - (k - d) * (k - d) * s; };
-      worst_p = std::max(worst_p, std::abs(refine_parabolic(q(-1), q(0), q(1)) - d));
+      worst_p = std::max(worst_p, std::abs(geom::parabolic_offset(q(-1), q(0), q(1)) - d));
     }
   std::printf("gauss3 on Gaussians %.2e, parabolic on parabolas %.2e\n", worst_g, worst_p);
   EXPECT_LT(worst_g, 1e-12);
   EXPECT_LT(worst_p, 1e-12);
   // Non-positive values fall back to the parabola; a flat top gives 0.
-  EXPECT_DOUBLE_EQ(refine_gauss3(-1.0, 2.0, 1.0), refine_parabolic(-1.0, 2.0, 1.0));
-  EXPECT_DOUBLE_EQ(refine_parabolic(1.0, 1.0, 1.0), 0.0);
+  EXPECT_DOUBLE_EQ(geom::gauss3_offset(-1.0, 2.0, 1.0), geom::parabolic_offset(-1.0, 2.0, 1.0));
+  EXPECT_DOUBLE_EQ(geom::parabolic_offset(1.0, 1.0, 1.0), 0.0);
 }
 
 TEST(PeakSearch, FindsRefinedMaximumInsideTheDisc) {

@@ -68,8 +68,9 @@ void reference_rings(const float* refs, const align::PolarGrid& grid, const floa
 /// W_{poses[t]}[raw] with the new pose to samples + t·rings·S, for the rotation step that follows.
 /// ref_spectrum: reference_spectra() of one reference.
 void shift_step(const float* raw, const float2* pre, const float2* ref_spectrum, const float2* tw, int x, int radius,
-                align::Subpixel subpixel, bool first, align::Pose2* poses, float* samples, const align::PolarGrid& grid,
-                const float* sin_table, const float* cos_table, int count, cudaStream_t s);
+                geom::SubpixelMethod subpixel, bool first, align::Pose2* poses, float* samples,
+                const align::PolarGrid& grid, const float* sin_table, const float* cos_table, int count,
+                cudaStream_t s);
 
 /// Whether aligned_samples() runs at X: the disc of pixels that the polar grid reads fits in a
 /// block's shared memory (up to 256 px on an H100).
@@ -85,7 +86,7 @@ void aligned_samples(const float* raw, const align::Pose2* poses, const align::P
 /// samples + t·rings·S (shift_step's, or align_kernels::polar with ring length S); the other
 /// pointer is null. ref_rings: reference_rings() of one reference.
 void rotation_step(const float* img, const float* samples, const float2* ref_rings, const align::PolarGrid& grid,
-                   const float* sin_table, const float* cos_table, const float2* tw_ring, align::Subpixel subpixel,
+                   const float* sin_table, const float* cos_table, const float2* tw_ring, geom::SubpixelMethod subpixel,
                    align::Pose2* poses, int count, cudaStream_t s);
 /// out[k] = the ring spectra of the pair samples[2k] + i·samples[2k + 1] (polar samples, S per
 /// ring, rings in order, as the rotation step reads them; a missing last image is 0), rings × N
@@ -96,7 +97,7 @@ void pair_rings(const float* samples, const align::PolarGrid& grid, const float2
 /// The rotation step of trajectories t < count whose pairs' ring spectra are pair_spectra (see
 /// pair_rings); the same poses, bit for bit, as rotation_step() from the samples they came from.
 void rotation_step_from_spectra(const float2* pair_spectra, const float2* ref_rings, const align::PolarGrid& grid,
-                                const float2* tw_ring, align::Subpixel subpixel, align::Pose2* poses, int count,
+                                const float2* tw_ring, geom::SubpixelMethod subpixel, align::Pose2* poses, int count,
                                 cudaStream_t s);
 
 } // namespace frost::cuda::fused_align

@@ -3,7 +3,7 @@
 /// @brief The kernels of the CUDA aligner (table in
 /// docs/align_significant.md#which-shift-and-rotation-steps-run), asynchronous on a stream, on
 /// device pointers. Each calls the FROST_HD math of libs/alignment (warp_pixel, polar_sample,
-/// shift_product, parabolic_offset, pose_compose). Exposed for the per-kernel parity tests; the
+/// shift_product, geom::refine_peak_2d, pose_compose). Exposed for the per-kernel parity tests; the
 /// backend (cuda_backend.cpp) is their only other user.
 ///
 /// Trajectory arrays are contiguous: image t of a batch starts at t · X² floats, its 2-D
@@ -32,8 +32,8 @@ void polar(const float* img, const align::PolarGrid& grid, int ring_length, cons
 void shift_product(const float2* ref_spec, const float2* in, float2* out, int x, int count, cudaStream_t s);
 /// Shift peak in |d| ≤ radius of corr[t] (ties: lowest linear index), refined as `subpixel`;
 /// poses[t] ← T(d) · poses[t]. With `shifts` non-null also writes (dx, dy) there.
-void shift_peak(const float* corr, int x, int radius, align::Subpixel subpixel, align::Pose2* poses, float2* shifts,
-                int count, cudaStream_t s);
+void shift_peak(const float* corr, int x, int radius, geom::SubpixelMethod subpixel, align::Pose2* poses,
+                float2* shifts, int count, cudaStream_t s);
 /// sums[t][w] = Σ_q ref[q][w] · conj(spec[t][q][w]) (float, rings in order q = 0, 1, ...).
 void ring_sum(const float2* ref_polar, const float2* spec, float2* sums, int rings, int half, int count,
               cudaStream_t s);
@@ -43,7 +43,7 @@ void ring_sum(const float2* ref_polar, const float2* spec, float2* sums, int rin
 /// N + k), folded here: ρ(k) = rho[k] + rho[N − S + k], the same values as an S-point transform
 /// up to rounding (S = 2⌊π r1⌋ has large prime factors; N can be fast). With `angles` non-null
 /// also writes θ [deg] there.
-void rotation_peak(const float* rho, int samples, int ring_length, align::Subpixel subpixel, align::Pose2* poses,
+void rotation_peak(const float* rho, int samples, int ring_length, geom::SubpixelMethod subpixel, align::Pose2* poses,
                    float* angles, int count, cudaStream_t s);
 /// Population mean and standard deviation of img[t] (double sums): stats[2t], stats[2t + 1].
 void statistics(const float* img, int pixels, double* stats, int count, cudaStream_t s);

@@ -48,7 +48,7 @@ void spectra(const float* imgs, int per, int count, int x, const float2* tw, flo
 /// one (real) reference with per = 1. columns: (count + 1) / 2 column scratches; rows:
 /// count row scratches.
 void shift_step(const float* raw, const float2* pre, const float2* ref, const float2* tw,
-                int x, int radius, align::Subpixel subpixel, bool first, align::Pose2* poses, float2* columns,
+                int x, int radius, geom::SubpixelMethod subpixel, bool first, align::Pose2* poses, float2* columns,
                 float2* rows, int count, cudaStream_t s);
 
 } // namespace frost::cuda::tiled_shift

@@ -48,10 +48,10 @@ public:
 
   /// @brief The shift d (pixels) that moves `image` onto the reference: the peak of
   /// Σ_p Ref(p + d)·D(p) within |d| ≤ radius, refined as `subpixel` says.
-  void estimate_shift(const ReferenceData& ref, const float* image, int radius, Subpixel subpixel, float& dx,
+  void estimate_shift(const ReferenceData& ref, const float* image, int radius, SubpixelMethod subpixel, float& dx,
                       float& dy);
   /// @brief The rotation θ [deg, in [0, 360)) such that W_{R(θ)}[image] matches the reference.
-  float estimate_rotation(const ReferenceData& ref, const float* image, Subpixel subpixel);
+  float estimate_rotation(const ReferenceData& ref, const float* image, SubpixelMethod subpixel);
   /// @brief Pearson CC over all pixels (double sums; 0 when the image is constant).
   double correlation(const ReferenceData& ref, const float* image) const;
   /// @brief dst = W_A[src] (docs/align_significant.md#conventions), nx·ny floats.

@@ -9,10 +9,12 @@
 
 namespace frost::align {
 
+using geom::SubpixelMethod;
+
 /// Options of the per-pair estimator; identical for every backend.
 struct AlignSettings {
   int iters = 3;                          ///< iterations of each order
-  Subpixel subpixel = Subpixel::Parabolic;///< peak refinement of both steps
+  SubpixelMethod subpixel = SubpixelMethod::Parabolic;///< peak refinement of both steps
   int shift_search = -1;                  ///< per-step shift search radius [px]; < 0 = ⌊X/4⌋
   double max_shift = -1;                  ///< reject a pair whose final shift norm exceeds this; < 0 = off
   bool check_mirrors = false;             ///< also align the X-mirrored image
@@ -23,10 +25,8 @@ struct AlignSettings {
 
 /// Stable text key of the settings (logs, benchmark records).
 std::string to_string(const AlignSettings& s);
-/// "none" / "parabolic" / "centroid3".
-std::string to_string(Subpixel s);
-/// @brief Parses the to_string() names. @throw frost::Error(Usage) naming the value.
-Subpixel parse_subpixel(const std::string& text);
+// The peak refinement is geom's; its parser is named here for the program's `--subpixel`.
+using geom::parse_subpixel;
 
 /// Result of aligning one image to one reference.
 struct PairResult {

@@ -8,10 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "frost/cache/cache_dir.hpp"
+#include "frost/cache/file_lock.hpp"
+#include "frost/cache/record_store.hpp"
 #include "frost/fft/advisor_types.hpp"
-#include "frost/fft/file_lock.hpp" // default_cache_dir()
 
 namespace frost::fft {
+
+/// The advisor's cache directory: `--cache-dir` if given, else the convention of
+/// cache::default_cache_dir.
+using cache::default_cache_dir;
 
 /// Everything the cache keys an answer by (docs/fft_advisor.md#cache-key), besides the request itself.
 struct CacheContext {
@@ -39,15 +45,15 @@ struct CacheRecord {
   std::size_t required_bytes = 0;         ///< memory the answer needs
 };
 
-/// The cache file of one directory. Reading skips malformed lines (one warning per file);
-/// duplicate keys prefer `measured`, then the newest. A directory that cannot be written makes
-/// the cache read-only (one warning); cache I/O problems never fail the caller.
+/// The cache file of one directory (a cache::RecordStore). Reading skips malformed lines (one
+/// warning per file); duplicate keys prefer `measured`, then the newest. A directory that cannot
+/// be written makes the cache read-only (one warning); cache I/O problems never fail the caller.
 class AdvisorCache {
 public:
   explicit AdvisorCache(std::string dir);
-  const std::string& dir() const { return dir_; }
-  std::string file() const;               ///< <dir>/fft-sizes.jsonl
-  bool read_only() const { return read_only_; }
+  const std::string& dir() const { return store_.dir(); }
+  std::string file() const { return store_.path(); } ///< <dir>/fft-sizes.jsonl
+  bool read_only() const { return store_.read_only(); }
 
   /// The best record for `key` whose requirement fits `mem_limit` (0 = no limit), else empty
   /// (a record that needs more memory than the limit counts as a miss).
@@ -63,8 +69,7 @@ public:
   void import_from(const std::string& path);
 
 private:
-  std::string dir_;
-  bool read_only_ = false;
+  cache::RecordStore store_;
 };
 
 /// One JSON line for a record, and back (nullopt for a malformed line).
@@ -76,13 +81,12 @@ std::optional<CacheRecord> record_from_json(const std::string& line);
 class DeviceLock {
 public:
   DeviceLock(const std::string& dir, const std::string& device_uuid, double wait_s);
-  ~DeviceLock();
   DeviceLock(const DeviceLock&) = delete;
   DeviceLock& operator=(const DeviceLock&) = delete;
-  bool held() const { return fd_ >= 0; }
+  bool held() const { return fd_.valid(); }
 
 private:
-  int fd_ = -1;
+  cache::UniqueFd fd_; ///< closing it releases the flock
 };
 
 } // namespace frost::fft

@@ -25,6 +25,8 @@ FROST_HD inline float atan2_(float y, float x) { return atan2f(y, x); }
 FROST_HD inline double atan2_(double y, double x) { return atan2(y, x); }
 FROST_HD inline float abs_(float x) { return fabsf(x); }
 FROST_HD inline double abs_(double x) { return fabs(x); }
+FROST_HD inline float log_(float x) { return logf(x); }
+FROST_HD inline double log_(double x) { return log(x); }
 
 template <class T>
 FROST_HD inline T deg2rad(T deg) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "frost/cache/record_store.hpp"
 #include "frost/tuning/key.hpp"
 #include "frost/tuning/record.hpp"
 
@@ -61,9 +62,9 @@ public:
   /// (one warning). Cache problems never fail the caller.
   explicit TuningCache(std::string dir = "", std::vector<std::string> shipped_dirs = {});
 
-  const std::string& dir() const { return dir_; }
-  std::string records_file() const; ///< <dir>/records.jsonl
-  bool read_only() const { return read_only_; }
+  const std::string& dir() const { return store_.dir(); }
+  std::string records_file() const { return store_.path(); } ///< <dir>/records.jsonl
+  bool read_only() const { return store_.read_only(); }
   /// Re-reads all files (another process may have appended, docs/tune.md#mpi-and-several-gpus).
   void reload();
 
@@ -115,11 +116,11 @@ private:
     bool shipped = false;
     std::size_t position = 0; ///< order of reading (later = newer among equal times)
   };
-  void read_file(const std::string& path, bool shipped, bool must_exist);
+  /// Adds the records among `lines` (of the file `path`) to stored_.
+  void read_lines(const std::string& path, const std::vector<std::string>& lines, bool shipped);
 
-  std::string dir_;
+  cache::RecordStore store_; ///< the user cache
   std::vector<std::string> shipped_dirs_;
-  bool read_only_ = false;
   std::vector<Stored> stored_;
   std::size_t other_schema_ = 0;
 };

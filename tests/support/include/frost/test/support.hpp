@@ -3,10 +3,13 @@
 /// @brief Shared helpers for frost's googletest suites.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "frost/core/device.hpp"
@@ -48,6 +51,18 @@ private:
   std::optional<std::string> old_;
 };
 
+template <class T>
+struct is_complex : std::false_type {};
+template <class T>
+struct is_complex<std::complex<T>> : std::true_type {};
+template <class T>
+std::complex<long double> as_complex_ld(const T& v) {
+  if constexpr (is_complex<T>::value)
+    return {static_cast<long double>(v.real()), static_cast<long double>(v.imag())};
+  else
+    return {static_cast<long double>(v), 0.0L};
+}
+
 /// Deterministic uniform random floats in [lo, hi).
 std::vector<float> random_floats(std::size_t n, std::uint32_t seed, float lo = -1.f, float hi = 1.f);
 
@@ -60,16 +75,33 @@ Image<T> random_image(Shape s, std::uint32_t seed) {
   return img;
 }
 
-/// ||a - b||_2 / ||b||_2 over n values (b is the reference).
+/// ||a - b||_2 / ||b||_2 over n values, real or complex, summed in long double (b is the
+/// reference; ||a - b||_2 when b is zero). The one relative error of frost's tests.
 template <class A, class B>
 double relative_l2(const A* a, const B* b, std::size_t n) {
   long double num = 0, den = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const long double d = static_cast<long double>(a[i]) - static_cast<long double>(b[i]);
-    num += d * d;
-    den += static_cast<long double>(b[i]) * static_cast<long double>(b[i]);
+    if constexpr (is_complex<A>::value || is_complex<B>::value) {
+      const std::complex<long double> ca = as_complex_ld(a[i]), cb = as_complex_ld(b[i]);
+      num += std::norm(ca - cb);
+      den += std::norm(cb);
+    } else {
+      const long double d = static_cast<long double>(a[i]) - static_cast<long double>(b[i]);
+      num += d * d;
+      den += static_cast<long double>(b[i]) * static_cast<long double>(b[i]);
+    }
   }
   return den > 0 ? static_cast<double>(std::sqrt(num / den)) : static_cast<double>(std::sqrt(num));
+}
+/// relative_l2 over the elements of two arrays of one shape.
+template <class A, class B>
+double relative_l2(View<const A> a, View<const B> b) {
+  EXPECT_EQ(a.shape.total(), b.shape.total()) << "relative_l2 of arrays of different sizes";
+  return relative_l2(a.data, b.data, static_cast<std::size_t>(std::min(a.shape.total(), b.shape.total())));
+}
+template <class A, class B>
+double relative_l2(const Image<A>& a, const Image<B>& b) {
+  return relative_l2(a.cview(), b.cview());
 }
 
 /// Reason a CUDA test must skip here, or "" when a GPU can be used.

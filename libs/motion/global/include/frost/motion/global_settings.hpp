@@ -3,15 +3,17 @@
 /// @brief Options of the global alignment (docs/movie_align.md#command-line) as the library takes them.
 #include <string>
 
+#include "frost/geometry/subpixel_peak.hpp"
+
 namespace frost::motion {
 
 /// Sub-pixel refinement of a correlation maximum
-/// (docs/movie_align.md#peak-search-and-sub-pixel-refinement, --subpixel).
-enum class SubpixelMethod {
-  Gauss3,    ///< separable three-point Gaussian fit (default; falls back to Parabolic)
-  Parabolic, ///< separable three-point parabola (RELION)
-  Centroid3  ///< 3x3 centroid (Xmipp GPU; biased, kept for compatibility)
-};
+/// (docs/movie_align.md#peak-search-and-sub-pixel-refinement, --subpixel): geom's, whose parser
+/// and names the program's option uses (gauss3 by default; centroid3 is biased, kept for
+/// compatibility with Xmipp's GPU aligner).
+using geom::SubpixelMethod;
+using geom::parse_subpixel;
+using geom::to_string;
 
 /// How the correlation size C is rounded
 /// (docs/movie_align.md#working-sizes-and-the-low-pass-filter, --fft-sizes). `advisor` is GPU-only.
@@ -57,10 +59,8 @@ struct GlobalSettings {
 };
 
 /// Names as on the command line; the parsers throw frost::Error(Usage) naming the option.
-std::string to_string(SubpixelMethod m);  ///< "gauss3" / "parabolic" / "centroid3"
 std::string to_string(FftSizeRule r);     ///< "exact" / "fast"
 std::string to_string(GlobalMode m);      ///< "pairs" / "sum"
-SubpixelMethod parse_subpixel(const std::string& text);
 FftSizeRule parse_fft_size_rule(const std::string& text);
 GlobalMode parse_global_mode(const std::string& text);
 /// "minimax", "first", "middle", or a frame index (sets settings.reference_index).

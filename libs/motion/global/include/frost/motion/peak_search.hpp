@@ -15,12 +15,6 @@ struct Peak {
   bool edge = false;    ///< integer maximum farther than radius - 1.5 from the centre
 };
 
-/// Sub-pixel offset of a 3-point maximum v0 between neighbours vm (at -1) and vp (at +1).
-/// Gaussian fit: ½(ln vm - ln vp) / (ln vm - 2 ln v0 + ln vp); parabolic when a value is <= 0.
-double refine_gauss3(double vm, double v0, double vp);
-/// Parabolic fit ½(vm - vp) / (vm - 2 v0 + vp); 0 when the three points are not a maximum.
-double refine_parabolic(double vm, double v0, double vp);
-
 /// @brief The integer maximum of a map and its 3x3 neighbourhood (periodic): everything a
 /// sub-pixel fit reads. The CUDA peak kernel produces one per map, so the host finishes GPU and
 /// CPU peaks with the same refine_peak().
@@ -31,7 +25,8 @@ struct PeakWindow {
 };
 
 /// @brief The Peak of a located maximum: edge flag (on the disc boundary, or on the map border
-/// where the map clips the disc; map of width x height) and sub-pixel offset by `method`.
+/// where the map clips the disc; map of width x height) and sub-pixel offset by `method`
+/// (geom::refine_peak_2d in double).
 Peak refine_peak(const PeakWindow& window, double radius, index_t width, index_t height, SubpixelMethod method);
 
 /// @brief Integer maximum of `map` (C_x x C_y, centre at (C_x/2, C_y/2)) over offsets with

@@ -2,8 +2,9 @@
 /// @file json_fields.hpp
 /// @brief Strict reading of JSON cache records (nlohmann-json): every accessor throws
 /// std::runtime_error naming the field when it is missing or of the wrong type, so a reader can
-/// treat any exception as "this line is malformed". Shared by the size cache (cache_record.cpp)
-/// and the kernel tuning cache (libs/tuning). Works for nlohmann::json and nlohmann::ordered_json.
+/// treat any exception as "this line is malformed". Shared by the size cache (libs/fft_advisor's
+/// cache_record.cpp) and the kernel tuning cache (libs/tuning's record.cpp). Works for
+/// nlohmann::json and nlohmann::ordered_json.
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -13,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace frost::fft::detail {
+namespace frost::cache {
 
 /// A finite number, else null (JSON has no NaN or infinity).
 template <class J = nlohmann::json>
@@ -82,4 +83,4 @@ bool get_bool(const J& j, const char* name) {
   return v.template get<bool>();
 }
 
-} // namespace frost::fft::detail
+} // namespace frost::cache
