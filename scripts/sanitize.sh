@@ -24,7 +24,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # before LeakSanitizer reports, so their one-time allocations show up unnamed and cannot be
 # suppressed by library. Memory errors and undefined behaviour are still checked there. The
 # Scipion plugin test (Python, PyPI) is left to the normal suite.
-mpi_tests='[Mm]pi|cluster'
+mpi_tests='[Mm]pi|[Cc]luster'
 skip_labels='scipion'
 [ "${FROST_SANITIZE_ALL:-0}" = 1 ] || skip_labels='scipion|slow'
 rc=0
