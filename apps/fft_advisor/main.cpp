@@ -53,6 +53,7 @@ protected:
   }
 
   int run() override {
+    require_named_device();
     if (params().flag_value("-q")) set_verbosity(0);
     if (line_.subcommand == "cache") return run_cache(params(), line_.positional);
     if (line_.subcommand == "wisdom") return run_wisdom(params());
@@ -61,8 +62,7 @@ protected:
 
 private:
   int run_advisor();
-  /// A GPU named by --device must exist, as in every frost program (exit 4): without one the
-  /// answer would silently be the CPU's.
+  /// --device with --no-device or --backend fftw is a usage error (also under --validate).
   void check_named_device() const {
     const cli::Params& p = params();
     if (!p.given("--device")) return;
@@ -71,9 +71,16 @@ private:
       throw_usage_error("--device " + std::to_string(id) + " and --no-device contradict each other");
     if (p.get_text("--backend") == "fftw")
       throw_usage_error("--device " + std::to_string(id) + " names a GPU, but --backend fftw measures on the CPU");
+  }
+  /// A GPU named by --device must exist, as in every frost program (exit 4): without one the
+  /// answer would silently be the CPU's. Checked when the run starts, as the other programs check
+  /// their devices, so that --validate checks the command line on a machine without the GPU.
+  void require_named_device() const {
+    const cli::Params& p = params();
+    if (!p.given("--device") || line_.subcommand == "cache" || line_.subcommand == "wisdom") return;
     DeviceSelection gpu;
     gpu.cpu = false;
-    gpu.gpus = {id};
+    gpu.gpus = {static_cast<int>(p.get_int("--device"))};
     require_devices(gpu);
   }
   SubcommandLine line_;

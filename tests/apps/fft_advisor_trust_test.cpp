@@ -1,6 +1,7 @@
 // frost_fft_advisor and issue 25 ("Trust", class 12): a file that is not a cache export is an
 // input error naming the file and its first bad line, and imports nothing; a GPU named by
-// --device must exist (exit 4, not a silent CPU answer); wisdom is saved after every plan, so an
+// --device must exist when the run starts (exit 4, not a silent CPU answer; --validate checks the
+// command line only, as in the other programs); wisdom is saved after every plan, so an
 // interrupted `wisdom` run keeps what it planned.
 #include <sys/wait.h>
 
@@ -86,6 +87,12 @@ TEST(FftAdvisorTrust, ANamedGpuMustExist) {
   EXPECT_NE(huge.err.find("--device 99"), std::string::npos) << huge.err;
   EXPECT_EQ(advisor(d, "recommend --size 100 --device 0 --no-device").code, 2);
   EXPECT_EQ(advisor(d, "find --size 100 --device 0 --backend fftw").code, 2);
+  // --validate checks the command line, not the machine, as in the other programs: a GPU command
+  // line is valid on a machine without that GPU (the README's GPU examples are checked so in CI).
+  const Result valid = advisor(d, "find --size 100 --device 99 --validate --cache-dir " + d.path());
+  EXPECT_EQ(valid.code, 0) << valid.err;
+  EXPECT_NE(valid.out.find("command line is valid"), std::string::npos) << valid.out;
+  EXPECT_EQ(advisor(d, "find --size 100 --device 0 --backend fftw --validate").code, 2);
   // Without --device the CPU answer is still the default there.
   if (cuda_device_count() == 0)
     EXPECT_EQ(advisor(d, "find --size 100 --reps 2 --top 2 --budget-s 10 --fftw-effort estimate --cache-dir " +
