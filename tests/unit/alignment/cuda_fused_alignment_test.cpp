@@ -42,7 +42,7 @@ namespace {
 namespace fa = cuda::fused_align;
 using namespace test_helpers;
 
-constexpr double kShiftPx = 1e-3, kAngleDeg = 1e-3, kWarpRel = 1e-5, kCcAbs = 1e-6;
+constexpr double kFusedShiftPx = 1e-3, kFusedAngleDeg = 1e-3, kFusedWarpRel = 1e-5, kFusedCcAbs = 1e-6;
 
 TEST(CudaAlignFused, ShiftStepMatchesCpu) {
   FROST_REQUIRE_GPU();
@@ -75,8 +75,8 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
           const Pose2& gp = got[std::size_t(t)];
           const std::string what = "X " + std::to_string(x) + " t " + std::to_string(t) + " " + to_string(sub) +
                                    (first ? " first" : "") + (mode == 2 ? " (pair transforms)" : "");
-          EXPECT_NEAR(gp.a02, want.a02, kShiftPx) << what;
-          EXPECT_NEAR(gp.a12, want.a12, kShiftPx) << what;
+          EXPECT_NEAR(gp.a02, want.a02, kFusedShiftPx) << what;
+          EXPECT_NEAR(gp.a12, want.a12, kFusedShiftPx) << what;
           EXPECT_FLOAT_EQ(gp.a00, want.a00) << what;
           c.cpu.warp(img, gp, want_aligned.data());
           std::vector<float> want_samples;
@@ -86,7 +86,7 @@ TEST(CudaAlignFused, ShiftStepMatchesCpu) {
                                                   cv[std::size_t(k)]));
           const std::vector<float> got_samples(samples.begin() + std::ptrdiff_t(t * per),
                                                samples.begin() + std::ptrdiff_t((t + 1) * per));
-          EXPECT_LE(max_rel(got_samples, want_samples), kWarpRel) << what;
+          EXPECT_LE(max_rel(got_samples, want_samples), kFusedWarpRel) << what;
         }
       }
     }
@@ -117,7 +117,7 @@ TEST(CudaAlignFused, AlignedSamplesMatchCpu) {
         for (int k = 0; k < g.samples; ++k)
           want.push_back(polar_sample(aligned.data(), g, g.first_ring + q, sv[std::size_t(k)], cv[std::size_t(k)]));
       const std::vector<float> mine(got.begin() + std::ptrdiff_t(t * per), got.begin() + std::ptrdiff_t((t + 1) * per));
-      EXPECT_LE(max_rel(mine, want), kWarpRel) << "X " << x << " t " << t;
+      EXPECT_LE(max_rel(mine, want), kFusedWarpRel) << "X " << x << " t " << t;
     }
   }
 }
@@ -231,7 +231,7 @@ TEST(CudaAlignFused, RotationStepMatchesCpu) {
         for (int t = 0; t < 3; ++t) {
           const float want = cpu.estimate_rotation(rd, raw.data() + std::size_t(t) * px, sub);
           EXPECT_LE(angle_error(pose_parameters(got[std::size_t(t)]).psi, pose_parameters(pose_rotation(want)).psi),
-                    kAngleDeg)
+                    kFusedAngleDeg)
               << "X " << x << " ring length " << n << " t " << t << " " << to_string(sub)
               << (precomputed ? " precomputed samples" : "");
         }
@@ -288,7 +288,7 @@ TEST(CudaAlignFused, WarpedCorrelationMatchesCpu) {
   for (int t = 0; t < 3; ++t) {
     std::vector<float> aligned(px);
     cpu.warp(raw.data() + std::size_t(t) * px, poses[std::size_t(t)], aligned.data());
-    EXPECT_NEAR(cc[std::size_t(t)], cpu.correlation(rd, aligned.data()), kCcAbs) << "t " << t;
+    EXPECT_NEAR(cc[std::size_t(t)], cpu.correlation(rd, aligned.data()), kFusedCcAbs) << "t " << t;
   }
 }
 
