@@ -57,7 +57,7 @@ TEST(RunFiles, LinksRelativePathsAndHardLinksAreTheSameFile) {
   ASSERT_EQ(::link(gain.c_str(), dir.file("gain_hard.mrc").c_str()), 0);
   std::filesystem::create_directories(dir.file("sub"));
   const CurrentDir cwd(dir.file("sub"));
-  for (const std::string out : {dir.file("gain_link.mrc"), dir.file("gain_hard.mrc"), std::string("../gain.mrc"),
+  for (const std::string& out : {dir.file("gain_link.mrc"), dir.file("gain_hard.mrc"), std::string("../gain.mrc"),
                                 dir.file("sub/../gain.mrc")}) {
     RunFiles f;
     f.input("--gain", gain);
