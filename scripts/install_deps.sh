@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what frost needs on Debian/Ubuntu: compilers, CMake, FFTW, libtiff, libpng, HDF5, OpenMPI,
-# googletest, Google Benchmark, mrcfile for the independent Python checks, and python3-venv for
-# the Scipion plugin's test environment (scripts/scipion/run_tests.sh).
+# SQLite (the journal of live sessions), googletest, Google Benchmark, mrcfile for the independent
+# Python checks, and python3-venv for the Scipion plugin's test environment
+# (scripts/scipion/run_tests.sh).
 # CUDA is optional: when nvcc exists (e.g. /usr/local/cuda) the CUDA backend is compiled too.
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config git
-          libfftw3-dev libtiff-dev libpng-dev libhdf5-dev libopenmpi-dev openmpi-bin
+          libfftw3-dev libtiff-dev libpng-dev libhdf5-dev libopenmpi-dev openmpi-bin libsqlite3-dev
           libgtest-dev libbenchmark-dev nlohmann-json3-dev python3 python3-numpy python3-mrcfile python3-venv)
 
 missing=()

@@ -9,6 +9,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 
 "$root/scripts/install_deps.sh"
+# The live-session report is tested in headless chromium (docs/session.md#report); the test skips
+# without it. FROST_SKIP_CHROMIUM=1 leaves it out (about 300 MB installed).
+if [ "${FROST_SKIP_CHROMIUM:-0}" != 1 ]; then
+  "$root/scripts/install_chromium.sh" || echo "test: chromium not installed; SessionReportBrowser will skip" >&2
+fi
 "$root/scripts/install_hooks.sh"
 "$root/scripts/configure.sh" "$build" -DFROST_BUILD_TESTS=ON -DFROST_BUILD_BENCH=ON
 cmake --build "$build" --parallel "$(nproc)"

@@ -15,6 +15,13 @@ if(NOT nlohmann_json_FOUND)
   set_target_properties(nlohmann_json::nlohmann_json PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${FROST_JSON_INCLUDE_DIR})
 endif()
 
+# SQLite: the journal of a live movie-alignment session (libs/session,
+# docs/session.md#journal). Required: exactly-once processing rests on it.
+find_package(SQLite3 QUIET)
+if(NOT SQLite3_FOUND)
+  message(FATAL_ERROR "SQLite 3 not found: install libsqlite3-dev (scripts/install_deps.sh)")
+endif()
+
 find_package(TIFF QUIET)
 option(FROST_USE_TIFF "Read TIFF movies and gain references (libtiff)" ${TIFF_FOUND})
 if(FROST_USE_TIFF AND NOT TIFF_FOUND)

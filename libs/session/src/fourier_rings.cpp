@@ -1,0 +1,38 @@
+#include "fourier_rings.hpp"
+
+#include <cmath>
+
+#include "frost/fft/fft.hpp"
+
+namespace frost::session::detail {
+
+std::vector<std::complex<float>> half_spectrum(View<const float> image) {
+  const index_t nx = image.shape.x, ny = image.shape.y;
+  // A dense copy of the first plane: the plan wants x*y floats in a row.
+  std::vector<float> plane(static_cast<std::size_t>(nx * ny));
+  for (index_t y = 0; y < ny; ++y)
+    for (index_t x = 0; x < nx; ++x) plane[static_cast<std::size_t>(y * nx + x)] = image(x, y);
+  std::vector<std::complex<float>> out(static_cast<std::size_t>((nx / 2 + 1) * ny));
+  const auto plan = fft::shared_planner(fft::Backend::Cpu)->plan(fft::FftSpec::r2c(Shape::image(nx, ny)));
+  plan.execute(plane.data(), out.data());
+  return out;
+}
+
+RingGeometry ring_geometry(index_t nx, index_t ny) {
+  const index_t hx = nx / 2 + 1;
+  RingGeometry g;
+  g.frequency.resize(static_cast<std::size_t>(hx * ny));
+  g.weight.resize(g.frequency.size());
+  for (index_t y = 0; y < ny; ++y) {
+    const double ky = static_cast<double>(y <= ny / 2 ? y : y - ny) / static_cast<double>(ny);
+    for (index_t x = 0; x < hx; ++x) {
+      const double kx = static_cast<double>(x) / static_cast<double>(nx);
+      const std::size_t i = static_cast<std::size_t>(y * hx + x);
+      g.frequency[i] = std::sqrt(kx * kx + ky * ky);
+      g.weight[i] = (x == 0 || (nx % 2 == 0 && x == nx / 2)) ? 1.0 : 2.0;
+    }
+  }
+  return g;
+}
+
+} // namespace frost::session::detail
