@@ -72,7 +72,7 @@ struct CpuGatherGrid {
 };
 
 /// The reference: gather_column over every column of every space's iteration plane.
-CpuGatherGrid reference_gather(const CpuGatherProblem& p, const recon::BlobTable& table) {
+CpuGatherGrid cpu_gather_reference(const CpuGatherProblem& p, const recon::BlobTable& table) {
   CpuGatherGrid out(p.layout.M + 1);
   const recon::SampleView v = p.view();
   const Real radius = static_cast<Real>(p.settings.blob.radius);
@@ -91,7 +91,7 @@ CpuGatherGrid reference_gather(const CpuGatherProblem& p, const recon::BlobTable
   return out;
 }
 
-CpuGatherGrid kernel_gather(const CpuGatherProblem& p, const recon::BlobTable& table, recon::CpuTapKernel kernel,
+CpuGatherGrid cpu_gather_run(const CpuGatherProblem& p, const recon::BlobTable& table, recon::CpuTapKernel kernel,
                             int edge) {
   CpuGatherGrid out(p.layout.M + 1);
   const Real radius = static_cast<Real>(p.settings.blob.radius);
@@ -129,11 +129,11 @@ long cpu_gather_support_mismatch(const CpuGatherGrid& a, const CpuGatherGrid& b)
   return n;
 }
 
-void check_kernel(recon::CpuTapKernel kernel, bool with_gw, double tolerance) {
+void cpu_gather_check(recon::CpuTapKernel kernel, bool with_gw, double tolerance) {
   const CpuGatherProblem p = cpu_gather_problem(12, with_gw, with_gw ? 11u : 7u);
   const recon::BlobTable table(p.settings.blob);
-  const CpuGatherGrid ref = reference_gather(p, table);
-  const CpuGatherGrid got = kernel_gather(p, table, kernel, 1000);
+  const CpuGatherGrid ref = cpu_gather_reference(p, table);
+  const CpuGatherGrid got = cpu_gather_run(p, table, kernel, 1000);
   const double gl2 = cpu_gather_rel_l2(got, ref, false), wl2 = cpu_gather_rel_l2(got, ref, true);
   std::printf("U6 %s gather%s vs gather_column: G rel L2 %.3g, W rel L2 %.3g\n", recon::cpu_tap_kernel_name(kernel),
               with_gw ? " (gw)" : "", gl2, wl2);
@@ -142,23 +142,23 @@ void check_kernel(recon::CpuTapKernel kernel, bool with_gw, double tolerance) {
   EXPECT_LE(wl2, tolerance);
 }
 
-TEST(CpuGather, SharedWalkEqualsGatherColumn) { check_kernel(recon::CpuTapKernel::Shared, true, 1e-6); }
+TEST(CpuGather, SharedWalkEqualsGatherColumn) { cpu_gather_check(recon::CpuTapKernel::Shared, true, 1e-6); }
 TEST(CpuGather, BlockKernelEqualsGatherColumn) {
-  check_kernel(recon::CpuTapKernel::Block, false, 1e-6);
-  check_kernel(recon::CpuTapKernel::Block, true, 1e-6);
+  cpu_gather_check(recon::CpuTapKernel::Block, false, 1e-6);
+  cpu_gather_check(recon::CpuTapKernel::Block, true, 1e-6);
 }
 TEST(CpuGather, Avx2KernelMatchesGatherColumn) {
   // Falls back to the block kernel where the processor has no AVX2: the check still holds.
-  check_kernel(recon::CpuTapKernel::Avx2, false, 1e-6);
-  check_kernel(recon::CpuTapKernel::Avx2, true, 1e-6);
+  cpu_gather_check(recon::CpuTapKernel::Avx2, false, 1e-6);
+  cpu_gather_check(recon::CpuTapKernel::Avx2, true, 1e-6);
 }
 
 TEST(CpuGather, BoxesSplitTheWalkExactly) {
   const CpuGatherProblem p = cpu_gather_problem(6, true, 5u);
   const recon::BlobTable table(p.settings.blob);
   const recon::CpuTapKernel k = recon::default_cpu_tap_kernel();
-  const CpuGatherGrid whole = kernel_gather(p, table, k, 1000);
-  const CpuGatherGrid split = kernel_gather(p, table, k, 7);
+  const CpuGatherGrid whole = cpu_gather_run(p, table, k, 1000);
+  const CpuGatherGrid split = cpu_gather_run(p, table, k, 7);
   EXPECT_TRUE(whole.g == split.g && whole.w == split.w) << "boxes of 7 differ from one box";
 }
 
