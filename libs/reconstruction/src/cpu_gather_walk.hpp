@@ -103,8 +103,24 @@ inline void walk_box(const TraverseSpace& ts, const SampleView& s, Real radius, 
   const std::size_t side = static_cast<std::size_t>(sink.side);
   const std::size_t stride[3] = {1, side, side * side};
   const Real iw = ts.weight;
-  for (int b = b_lo; b <= b_hi; ++b)
-    for (int a = a_lo; a <= a_hi; ++a) {
+  // The slab crosses the box's c range only where w0 = wa ka + wb kb lies in [-r - wc kc, r - wc kc]
+  // for some kc of that range: per row b an interval of a (solved_range still decides each column).
+  const double kc0 = c_min - f.half, kc1 = c_max - f.half, wc = 1.0 / f.inv_wc;
+  const double pmin = std::min(wc * kc0, wc * kc1), pmax = std::max(wc * kc0, wc * kc1);
+  const double rw = f.radius + 2 * kMarginLength;
+  for (int b = b_lo; b <= b_hi; ++b) {
+    int a_from = a_lo, a_to = a_hi;
+    const double kb = b - f.half;
+    const double lo_w = -rw - pmax - f.wb * kb, hi_w = rw - pmin - f.wb * kb; // bounds on wa ka
+    if (f.wa > 1e-9 || f.wa < -1e-9) {
+      double k0 = lo_w / f.wa, k1 = hi_w / f.wa;
+      if (k0 > k1) std::swap(k0, k1);
+      a_from = std::max(a_from, static_cast<int>(std::ceil(k0 + f.half)));
+      a_to = std::min(a_to, static_cast<int>(std::floor(k1 + f.half)));
+    } else if (lo_w > 0.0 || hi_w < 0.0) {
+      continue;
+    }
+    for (int a = a_from; a <= a_to; ++a) {
       int lo, hi;
       if (!solved_range(f, a, b, c_min, c_max, lo, hi)) continue;
       int c0, c1;
@@ -118,6 +134,7 @@ inline void walk_box(const TraverseSpace& ts, const SampleView& s, Real radius, 
         sink.w[idx] += iw * ws;
       });
     }
+  }
 }
 
 /// True when every tap of a voxel lies in a 4 x 4 window that fits in the sample.
