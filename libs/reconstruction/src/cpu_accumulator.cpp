@@ -51,8 +51,8 @@ void insert_spaces(const SampleBatch& batch, FullGrid& grid, const Reconstructio
   }
 }
 
-/// Edge of the cubes the precise table gather walks one at a time (all spaces of a batch per
-/// cube, so the cube stays in the core's cache: docs/reconstruct_fourier.md#the-cpu-gather-kernel).
+/// Edge of the cubes the precise table gather walks one at a time (every queued space per cube,
+/// so the cube stays in the core's cache: docs/reconstruct_fourier.md#the-cpu-gather-kernel).
 int brick_edge() {
   static const int edge = [] {
     const char* env = std::getenv("FROST_CPU_BRICK");
@@ -118,7 +118,7 @@ public:
   std::string describe() const override {
     std::ostringstream os;
     os << "cpu, " << num_threads() << " threads";
-    if (!settings_.fast && settings_.interp == Interpolation::Lookup) os << ", " << cpu_tap_kernel_name(default_cpu_tap_kernel()) << " gather";
+    if (bricked()) os << ", " << cpu_tap_kernel_name(default_cpu_tap_kernel()) << " gather";
     return os.str();
   }
 
