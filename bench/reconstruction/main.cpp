@@ -354,17 +354,24 @@ Result run_case(const Options& o, const Case& c, const std::vector<int>& gpus, c
       if (facts.peak_fp32_gflops > 0) r.pct_fp32 = 100.0 * r.gtap_s * kFlopsPerTap / facts.peak_fp32_gflops;
     }
   } else if (r.times.insert > 0) {
-    // CPU: one lane, so the insert phase is the insertion's wall time.
-    r.gupd_s = r.work.updates * double(r.spaces) / r.times.insert / 1e9;
-    r.gtap_s = r.work.taps * double(r.spaces) / r.times.insert / 1e9;
+    // CPU: one lane, so the insert phase is the insertion's wall time; the queued batches are
+    // inserted at finish() too (docs/reconstruct_fourier.md#the-cpu-gather-kernel).
+    const double t = r.times.insert + r.times.finish;
+    r.gupd_s = r.work.updates * double(r.spaces) / t / 1e9;
+    r.gtap_s = r.work.taps * double(r.spaces) / t / 1e9;
   }
   return r;
 }
 
+/// The part of finish() that depends on the image count: on the CPU the accumulator queues
+/// batches and inserts the last ones at finish() (docs/reconstruct_fourier.md#the-cpu-gather-kernel),
+/// so a CPU case counts its whole finish as streaming work (the fold in it is then scaled too).
+double streaming_finish_s(const Result& r) { return r.c.gpu ? 0.0 : r.times.finish; }
+
 /// The streaming rate: images over the accumulation without its finish (which does not depend
 /// on the image count), the rate that extrapolates to other image counts.
 double images_per_s(const Result& r) {
-  const double t = r.accumulate_s - r.times.finish - r.times.symmetrise;
+  const double t = r.accumulate_s - r.times.finish - r.times.symmetrise + streaming_finish_s(r);
   return t > 0 ? double(r.c.images) / t : 0.0;
 }
 
@@ -373,8 +380,9 @@ double images_per_s(const Result& r) {
 double full_estimate_s(const Result& r) {
   const double ips = images_per_s(r);
   if (ips <= 0) return 0;
-  const double fixed = r.times.finish + r.times.symmetrise + r.finalise_s;
-  const double acc_only = std::max(0.0, r.accumulate_s - r.times.finish - r.times.symmetrise);
+  const double fixed = r.times.finish - streaming_finish_s(r) + r.times.symmetrise + r.finalise_s;
+  const double acc_only =
+      std::max(0.0, r.accumulate_s - r.times.finish - r.times.symmetrise + streaming_finish_s(r));
   return acc_only * double(r.c.full_images) / double(r.c.images) + fixed;
 }
 
@@ -464,9 +472,10 @@ int run(const Options& o) {
     results.push_back(r);
   }
 
-  std::printf("# summary: images/s = images / (accumulate - finish); est_s = wall time at the full-size image count;"
-              " Gupd/s, Gtap/s = kernel-only on GPU, insertion on CPU; ins_s = kernel (GPU, summed over lanes) or"
-              " insert (CPU) time\n");
+  std::printf("# summary: images/s = images / (accumulate - finish) (CPU: images / accumulate, as the queued"
+              " insertion runs in finish); est_s = wall time at the full-size image count;"
+              " Gupd/s, Gtap/s = kernel-only on GPU, insertion (insert + finish) on CPU; ins_s = kernel (GPU, summed"
+              " over lanes) or insert (CPU, the queueing and full-queue passes) time\n");
   std::printf("%-4s %-20s %7s %8s %9s %8s %8s %8s %7s %6s %6s\n", "dev", "case", "images", "wall_s", "images/s", "est_s",
               "Gupd/s", "Gtap/s", "ins_s", "%bw", "%fp32");
   for (const Result& r : results) {

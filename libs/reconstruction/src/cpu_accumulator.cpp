@@ -1,11 +1,15 @@
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <sstream>
 
 #include "frost/core/error.hpp"
 #include "frost/core/threads.hpp"
 #include "frost/reconstruction/accumulator.hpp"
+#include "frost/reconstruction/cpu_gather.hpp"
 #include "frost/reconstruction/gather.hpp"
+#include "cpu_space_queue.hpp"
 
 namespace frost::recon {
 inline namespace FROST_RECON_PRECISION {
@@ -47,20 +51,65 @@ void insert_spaces(const SampleBatch& batch, FullGrid& grid, const Reconstructio
   }
 }
 
+/// Edge of the cubes the precise table gather walks one at a time (every queued space per cube,
+/// so the cube stays in the core's cache: docs/reconstruct_fourier.md#the-cpu-gather-kernel).
+int brick_edge() {
+  static const int edge = [] {
+    const char* env = std::getenv("FROST_CPU_BRICK");
+    const int e = env ? std::atoi(env) : 0;
+    return e > 0 ? e : 16;
+  }();
+  return edge;
+}
+
+/// The default precise mode: bricks spread over the threads, each brick taking the spaces in
+/// batch order, so every voxel sums its contributions in the same order for any thread count.
+void insert_bricks(const SampleView& view, const TraverseSpace* ts, int spaces, FullGrid& grid,
+                   const ReconstructionSettings& settings, const BlobTable& table) {
+  const CpuGridSink sink{grid.data.data(), grid.weight.data(), grid.side()};
+  const BlobTableView tv = table.view();
+  const Real radius = static_cast<Real>(settings.blob.radius);
+  const CpuTapKernel kernel = default_cpu_tap_kernel();
+  const int edge = brick_edge();
+  const int per_axis = (grid.side() + edge - 1) / edge;
+  const int bricks = per_axis * per_axis * per_axis;
+#pragma omp parallel for num_threads(num_threads()) schedule(dynamic, 1)
+  for (int q = 0; q < bricks; ++q) {
+    VoxelBox box;
+    const int idx[3] = {q % per_axis, (q / per_axis) % per_axis, q / (per_axis * per_axis)};
+    for (int d = 0; d < 3; ++d) {
+      box.lo[d] = idx[d] * edge;
+      box.hi[d] = std::min(box.lo[d] + edge - 1, grid.side() - 1);
+    }
+    for (int s = 0; s < spaces; ++s)
+      if (space_touches_box(ts[s], view, radius, box)) gather_space_box(ts[s], view, tv, radius, box, sink, kernel);
+  }
+}
+
 class CpuAccumulator final : public GridAccumulator {
 public:
   CpuAccumulator(const ReconstructionSettings& settings, const GridLayout& layout, int grids)
       : settings_(settings), layout_(layout), table_(settings.blob) {
-    for (int g = 0; g < grids; ++g) grids_.emplace_back(layout);
+    for (int g = 0; g < grids; ++g) {
+      grids_.emplace_back(layout);
+      queues_.emplace_back(kQueueBytes);
+    }
   }
   int lanes() const override { return 1; }
   void insert(const SampleBatch& batch, int grid, int /*lane*/) override {
     FROST_EXPECTS(grid >= 0 && grid < static_cast<int>(grids_.size()), "grid >= 0 && grid < static_cast<int>(grids_.size())");
-    insert_batch_cpu(batch, grids_[grid], settings_, table_);
+    if (!bricked()) {
+      insert_batch_cpu(batch, grids_[grid], settings_, table_);
+      return;
+    }
+    CpuSpaceQueue& q = queues_[grid];
+    q.append(batch);
+    if (q.full()) flush(grid);
   }
   void finish(std::vector<HalfGrid>& out) override {
     FROST_EXPECTS(out.size() == grids_.size(), "out.size() == grids_.size()");
     for (std::size_t g = 0; g < grids_.size(); ++g) {
+      flush(static_cast<int>(g));
       if (settings_.fast) convolve_with_blob(grids_[g], table_);
       fold_into(grids_[g], out[g]);
       grids_[g] = FullGrid(); // release the cube
@@ -69,21 +118,35 @@ public:
   std::string describe() const override {
     std::ostringstream os;
     os << "cpu, " << num_threads() << " threads";
+    if (bricked()) os << ", " << cpu_tap_kernel_name(default_cpu_tap_kernel()) << " gather";
     return os.str();
   }
 
 private:
+  /// Spectra held back per grid before a brick pass (docs/reconstruct_fourier.md#the-cpu-gather-kernel).
+  static constexpr std::size_t kQueueBytes = std::size_t(64) << 20;
+  bool bricked() const { return settings_.interp == Interpolation::Lookup && !settings_.fast; }
+  void flush(int grid) {
+    CpuSpaceQueue& q = queues_[grid];
+    if (q.empty()) return;
+    insert_bricks(q.view(), q.spaces().data(), static_cast<int>(q.spaces().size()), grids_[grid], settings_, table_);
+    q.clear();
+  }
+
   ReconstructionSettings settings_;
   GridLayout layout_;
   BlobTable table_;
   std::vector<FullGrid> grids_;
+  std::vector<CpuSpaceQueue> queues_;
 };
 
 } // namespace
 
 void insert_batch_cpu(const SampleBatch& batch, FullGrid& grid, const ReconstructionSettings& settings,
                       const BlobTable& table) {
-  if (settings.interp == Interpolation::Lookup || settings.fast) {
+  if (settings.interp == Interpolation::Lookup && !settings.fast) {
+    insert_bricks(batch.view(), batch.spaces(), batch.space_count(), grid, settings, table);
+  } else if (settings.fast) {
     insert_spaces(batch, grid, settings, TableWeight{table.view()});
   } else {
     const BlobParams& p = settings.blob;

@@ -1,11 +1,15 @@
-// Cubic B-spline warp (`bspline3` in docs/movie_align.md#warping-a-frame): prefilter once per frame,
-// then evaluate the spline at x − s(x) with positions outside the frame reflected back into it.
+// Cubic B-spline warp (`bspline3` in docs/movie_align.md#warping-a-frame; the CPU's float prefilter
+// and interior fast path in docs/movie_align.md#the-cpu-render): prefilter once per frame, then
+// evaluate the spline at x − s(x) with positions outside the frame reflected back into it.
 #include <cmath>
 #include <vector>
 
 #include "frost/core/threads.hpp"
 #include "frost/geometry/bspline.hpp"
 #include "frost/motion/warp_math.hpp"
+#include "frost/motion/warp_prefilter.hpp"
+#include "warp_row.hpp"
+#include "warp_row_avx2.hpp"
 #include "warp_methods.hpp"
 
 namespace frost::motion::detail {
@@ -49,16 +53,31 @@ void warp_constant(View<const float> coeffs, Vec2 s, View<float> out) {
   }
 }
 
-/// Shift varying over the frame: taps per pixel, all 16 products.
+/// Shift varying over the frame: taps per pixel, rows spread over the threads (warp_row.hpp, or its
+/// AVX2 form eight pixels at a time).
 void warp_field(View<const float> coeffs, const FrameShift& shift, View<float> out) {
   const index_t nx = out.shape.x, ny = out.shape.y;
-  warp_rows(shift, out, [&](double u, double v) { return bspline_sample(coeffs.data, nx, ny, u, v); });
+  const float* c = coeffs.data;
+  const bool avx2 = warp_row_avx2_available();
+#pragma omp parallel num_threads(num_threads())
+  {
+    std::vector<double> sx(static_cast<std::size_t>(nx)), sy(static_cast<std::size_t>(nx));
+#pragma omp for schedule(static)
+    for (index_t y = 0; y < ny; ++y) {
+      shift.row(y, nx, sx.data(), sy.data());
+      float* dst = out.data + y * nx;
+      if (avx2)
+        warp_row_avx2(c, nx, ny, y, sx.data(), sy.data(), dst);
+      else
+        warp_row(c, nx, ny, y, sx.data(), sy.data(), dst, 0, nx);
+    }
+  }
 }
 
 } // namespace
 
 void warp_bspline(View<const float> frame, const FrameShift& shift, View<float> out) {
-  const Image<float> coeffs = geom::bspline_coefficients_2d(frame);
+  const Image<float> coeffs = bspline_coefficients_float(frame);
   if (shift.is_constant())
     warp_constant(coeffs.cview(), shift.constant_shift(), out);
   else
