@@ -33,7 +33,7 @@
 #include "half_grid_reduce.hpp"
 #include "outputs.hpp"
 #include "particle_table.hpp"
-#include "stack_cache.hpp"
+#include "particle_images.hpp"
 
 #include "frost/mpi/run_ranks.hpp"
 
@@ -295,7 +295,7 @@ private:
       if (table.particles.empty()) throw_input_error(input, "no particles in half set " + std::to_string(subset));
     }
 
-    app::StackCache stacks(input);
+    app::ParticleImages stacks(input);
     const Shape item = stacks.item_shape(table.particles.front());
     if (item.x != item.y)
       throw_input_error(table.particles.front().image, "images must be square (got " + std::to_string(item.x) + "x" +
@@ -527,9 +527,9 @@ private:
     }
   }
 
-  /// Adapts the stack cache to the loader callback the pipeline takes.
+  /// Adapts the particle images to the loader callback the pipeline takes.
   struct ImageLoaderRef {
-    app::StackCache* cache;
+    app::ParticleImages* cache;
     void operator()(const recon::ParticleRecord& p, Image<float>& out) const { cache->load(p, out); }
   };
 };
