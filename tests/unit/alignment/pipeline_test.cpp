@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "frost/alignment/significant_pipeline.hpp"
+#include "frost/test/device_types.hpp"
 #include "recovery_fixture.hpp"
 
 namespace frost::align {
@@ -13,20 +14,9 @@ namespace {
 
 using namespace recovery;
 
-struct CpuDevices {
-  static DeviceSelection devices() { return DeviceSelection{true, {}}; }
-  static constexpr bool gpu = false;
-};
-struct CudaDevices {
-  static DeviceSelection devices() { return DeviceSelection{false, {0}}; }
-  static constexpr bool gpu = true;
-};
-struct DeviceNames {
-  template <class T>
-  static std::string GetName(int) {
-    return T::gpu ? "Cuda" : "Cpu";
-  }
-};
+using test::CpuDevices;
+using test::CudaDevices;
+using test::DeviceNames;
 
 template <class D>
 class SignificantPipeline : public ::testing::Test {

@@ -9,26 +9,16 @@
 #include "frost/reconstruction/backend.hpp"
 #include "frost/reconstruction/finalise.hpp"
 #include "frost/reconstruction/reconstruct.hpp"
+#include "frost/test/device_types.hpp"
 #include "frost/test/support.hpp"
 #include "recon_fixture.hpp"
 
 namespace frost::recon {
 namespace {
 
-struct CpuDevices {
-  static DeviceSelection devices() { return DeviceSelection{true, {}}; }
-  static constexpr bool gpu = false;
-};
-struct CudaDevices {
-  static DeviceSelection devices() { return DeviceSelection{false, {0}}; }
-  static constexpr bool gpu = true;
-};
-struct DeviceNames {
-  template <class T>
-  static std::string GetName(int) {
-    return T::gpu ? "Cuda" : "Cpu";
-  }
-};
+using test::CpuDevices;
+using test::CudaDevices;
+using test::DeviceNames;
 
 constexpr double kSeamMapTolerance = 1e-4; // G1: relative L2 of the maps, GPU vs CPU
 
