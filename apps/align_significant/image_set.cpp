@@ -2,12 +2,10 @@
 
 #include <cfloat>
 #include <cmath>
-#include <map>
-#include <memory>
 
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
-#include "frost/io/image_io.hpp"
+#include "frost/io/stack_source.hpp"
 #include "frost/metadata/image_location.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/metadata/value_text.hpp"
@@ -76,47 +74,24 @@ ImageTable read_image_table(const std::string& spec, double pixel_option) {
   return t;
 }
 
-namespace {
-
-/// One open file per stack, shared by the rows that point into it.
-class Sources {
-public:
-  explicit Sources(std::string metadata) : metadata_(std::move(metadata)) {}
-  const io::ImageSource& get(const std::string& path, std::size_t row) {
-    auto it = open_.find(path);
-    if (it != open_.end()) return *it->second;
-    try {
-      return *open_.emplace(path, io::open_image_source(path)).first->second;
-    } catch (const Error& e) {
-      throw Error(e.code(), std::string(e.what()) + " (image of " + metadata_ + " row " + std::to_string(row + 1) + ")");
-    }
-  }
-
-private:
-  std::string metadata_;
-  std::map<std::string, std::unique_ptr<io::ImageSource>> open_;
-};
-
-} // namespace
-
 double max_image_norm(int even) { return std::sqrt(double(FLT_MAX) / (16.0 * double(even) * even)); }
 
 Shape first_image_shape(const ImageTable& table) {
   FROST_EXPECTS(!table.images.empty(), "first_image_shape of an empty table");
-  Sources s(table.path);
+  io::StackSource s(table.path);
   const meta::ImageLocation loc = meta::parse_image_location(table.images.front());
-  return s.get(loc.path, 0).item_shape();
+  return s.file(loc.path, 0)->item_shape();
 }
 
 Image<float> load_images(const ImageTable& table, std::size_t first, std::size_t count, int box) {
-  Sources sources(table.path);
+  io::StackSource sources(table.path);
   const int even = box - box % 2;
   Image<float> out(Shape::image(even, even, static_cast<index_t>(count)));
   std::vector<float> item;
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t row = first + k;
     const meta::ImageLocation loc = meta::parse_image_location(table.images[row]);
-    const io::ImageSource& src = sources.get(loc.path, row);
+    const io::ImageSource& src = *sources.file(loc.path, row);
     const Shape s = src.item_shape();
     const index_t index = loc.has_index() ? static_cast<index_t>(loc.index) - 1 : 0;
     auto where = [&] { return table.path + " row " + std::to_string(row + 1) + " (" + table.images[row] + ")"; };
@@ -127,9 +102,7 @@ Image<float> load_images(const ImageTable& table, std::size_t first, std::size_t
     if (!table.optics_box.empty() && table.optics_box[row] != s.x)
       throw_input_error(table.file, "data_optics rlnImageSize is " + std::to_string(table.optics_box[row]) +
                                         " but the image is " + std::to_string(s.x) + " px (" + where() + ")");
-    if (index >= src.count())
-      throw_input_error(loc.path, "image " + std::to_string(index + 1) + " requested by " + where() +
-                                      " but the file holds " + std::to_string(src.count()));
+    io::StackSource::check_index(src, loc.path, index, where());
     item.resize(static_cast<std::size_t>(s.total()));
     src.read(index, item.data());
     float* dst = out.data() + k * std::size_t(even) * even;

@@ -1,9 +1,10 @@
 // frost_align_significant: pose estimation of particle images against reference projections
 // (docs/align_significant.md): every image is aligned to every reference by the iterative
 // shift/rotation estimator, pairs are scored by Pearson CC, weighted by significance within
-// angular neighbourhoods and the best N references per image are written. CPU backend
-// (FFTW + threads), CUDA (`--device <ids>`, cuda/alignment) and MPI (images split over ranks,
-// results merged in input order on rank 0).
+// angular neighbourhoods and the best N references per image are written. The pipeline is
+// align::align_significant (libs/alignment) on the backend `--device` picks
+// (align::make_alignment_backend: the CPU, or CUDA); MPI splits the images over ranks and the
+// results are merged in input order on rank 0.
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,10 +18,7 @@
 #include <vector>
 
 #include "frost/alignment/backend.hpp"
-#include "frost/alignment/significance.hpp"
-#if FROST_HAVE_CUDA_ALIGNMENT
-#include "frost/cuda/alignment.hpp"
-#endif
+#include "frost/alignment/significant_pipeline.hpp"
 #include "frost/cli/program.hpp"
 #include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
@@ -222,30 +220,17 @@ private:
     const tuning::TuningOptions tune = tuning::tuning_options_from(params());
     if (device().cpu) tuning::note_tuning_ignored_on_cpu(tune);
     else tuning::note_no_tunable_kernels("frost_align_significant", tune);
-#if FROST_HAVE_CUDA_ALIGNMENT
-    if (!device().cpu) {
-      std::vector<int> gpus = device().gpus;
-      if (size > 1) gpus = {gpus[static_cast<std::size_t>(rank) % gpus.size()]};
-      cuda::CudaAlignOptions o;
-      o.memory_fraction = params().get_real("--gpu-mem-fraction");
-      const long long batch = params().get_int("--batch");
-      if (batch > 0) o.max_batch = static_cast<int>(std::min<long long>(batch, 1 << 20));
-      return cuda::make_cuda_align_backend(o, gpus);
-    }
-#else
-    (void)rank;
-    (void)size;
-#endif
-    return align::make_cpu_backend();
+    DeviceSelection devices = device();
+    if (!devices.cpu && size > 1) devices.gpus = {devices.gpus[static_cast<std::size_t>(rank) % devices.gpus.size()]};
+    align::AlignmentBackendOptions o;
+    o.memory_fraction = params().get_real("--gpu-mem-fraction");
+    const long long batch = params().get_int("--batch");
+    if (batch > 0) o.max_batch = static_cast<int>(std::min<long long>(batch, 1 << 20));
+    return align::make_alignment_backend(devices, o);
   }
 
   int run_rank(int rank, int size) {
     const auto t_start = Clock::now();
-#if !FROST_HAVE_CUDA_ALIGNMENT
-    if (!device().cpu)
-      throw Error(ExitCode::Device, "frost_align_significant: GPU alignment requested but frost was built without CUDA; "
-                                    "use --device cpu");
-#endif
     const std::string input = params().get_text("-i");
 
     // Inputs and checks, in the order of docs/align_significant.md#checks-and-normalisation.
@@ -316,49 +301,38 @@ private:
       log_info("aligning " + std::to_string(n_img) + " images x " + std::to_string(n_ref) + " references of " +
                std::to_string(even) + " px on " + backend->describe() + ", " + std::to_string(size) + " rank(s); " +
                align::to_string(s));
-    // Every float zero (the pose too, not the identity) outside this rank's columns: the MPI merge is a sum.
-    align::PairResult zero;
-    zero.pose = {0, 0, 0, 0, 0, 0};
-    std::vector<align::PairResult> results(n_ref * n_img, zero);
-    const auto t_align = Clock::now();
+    align::SignificantInput in;
+    in.references = refs.cview();
+    in.images = local.cview();
+    in.n_images = n_img;
+    in.first_image = mine.begin;
+    in.directions = ref_info.angles;
+    align::SignificantOptions opt;
+    opt.settings = s;
+    opt.swap = swap;
+    opt.neighbourhood_deg = params().get_real("--angDistance");
+    opt.keep_best = keep_best_;
+    opt.rank_by_weight = params().flag_value("--useWeightInsteadOfCC");
+    opt.root = rank == 0;
     const std::size_t total = n_ref * mine.size();
     std::size_t next_report = total / 10;
-    auto progress = [&](std::size_t done) {
+    opt.progress = [&](std::size_t done) {
       if (rank != 0 || done < next_report || total == 0) return;
       log_info("aligned " + std::to_string(100 * done / total) + " % of this rank's pairs");
       next_report = done + total / 10;
     };
-    if (mine.size() > 0) {
-      std::vector<align::PairResult> part(n_ref * mine.size());
-      if (swap) {
-        backend->align_all(local.cview(), refs.cview(), s, part.data(), progress);
-        for (std::size_t i = 0; i < mine.size(); ++i)
-          for (std::size_t r = 0; r < n_ref; ++r) {
-            align::PairResult p = part[i * n_ref + r];
-            p.pose = align::pose_inverse(p.pose); // aligns the image to the reference
-            results[r * n_img + mine.begin + i] = p;
-          }
-      } else {
-        backend->align_all(refs.cview(), local.cview(), s, part.data(), progress);
-        for (std::size_t r = 0; r < n_ref; ++r)
-          for (std::size_t i = 0; i < mine.size(); ++i) results[r * n_img + mine.begin + i] = part[r * mine.size() + i];
-      }
-      check_pair_results(results, images, ref_info, n_img, mine);
-    }
-    const double align_s = since(t_align);
 #if FROST_HAVE_MPI
-    if (size > 1) // every pair is non-zero on exactly one rank, so the sum is the merge
-      mpi::reduce_sum_in_place(reinterpret_cast<float*>(results.data()),
-                               results.size() * (sizeof(align::PairResult) / sizeof(float)), 0);
+    if (size > 1) opt.sum_to_root = [](float* data, std::size_t count) { mpi::reduce_sum_in_place(data, count, 0); };
 #endif
+    opt.describe_pair = [&](std::size_t r, std::size_t i) {
+      return "image " + images.images[i] + " (row " + std::to_string(i + 1) + " of " + images.path + ") with reference " +
+             std::to_string(ref_info.ids[r]);
+    };
+    const align::SignificantResult result = align::align_significant(*backend, in, opt);
     if (rank != 0) return 0;
-
-    const auto t_weights = Clock::now();
-    std::vector<float> cc(results.size());
-    for (std::size_t k = 0; k < results.size(); ++k) cc[k] = results[k].cc;
-    const auto weights = align::significance_weights(cc, n_ref, n_img, ref_info.angles, params().get_real("--angDistance"));
-    const auto rows = align::assign_best(cc, weights, n_ref, n_img, keep_best_, params().flag_value("--useWeightInsteadOfCC"));
-    const double weights_s = since(t_weights);
+    const std::vector<align::PairResult>& results = result.pairs;
+    const std::vector<float>& cc = result.cc;
+    const std::vector<align::Assignment>& rows = result.rows;
     check_assigned(rows, cc, n_ref, n_img, images);
 
     const auto t_write = Clock::now();
@@ -382,8 +356,8 @@ private:
     std::snprintf(line, sizeof line,
                   "%zu rows for %zu images -> %s, %s; %.0f pairs/s; time [s]: load %.2f, align %.2f, weights %.2f, "
                   "write %.2f, wall %.2f",
-                  rows.size(), n_img, o.xmd.c_str(), o.star.c_str(), double(n_ref * n_img) / std::max(1e-9, align_s),
-                  load_s, align_s, weights_s, write_s, since(t_start));
+                  rows.size(), n_img, o.xmd.c_str(), o.star.c_str(), double(n_ref * n_img) / std::max(1e-9, result.align_s),
+                  load_s, result.align_s, result.weights_s, write_s, since(t_start));
     log_info(line);
     return 0;
   }
@@ -430,24 +404,6 @@ private:
                       " GiB of host memory, more than this machine has (" + gib(have) + " GiB)" +
                       (volume_mode ? "; use a coarser --sampling" : "; split the images over MPI ranks or runs"));
     }
-  }
-
-  /// A pair whose CC is NaN or +Inf, or whose pose is not finite (a rejected pair has CC −Inf),
-  /// means the alignment went wrong: an error naming the image and the reference, before
-  /// anything is written.
-  static void check_pair_results(const std::vector<align::PairResult>& results, const app::ImageTable& images,
-                                 const app::ReferenceInfo& refs, std::size_t n_img, const mpi::Range& mine) {
-    for (std::size_t r = 0; r < refs.ids.size(); ++r)
-      for (std::size_t i = mine.begin; i < mine.begin + mine.size(); ++i) {
-        const align::PairResult& p = results[r * n_img + i];
-        bool finite = !std::isnan(p.cc) && p.cc != std::numeric_limits<float>::infinity() && std::isfinite(p.flip);
-        for (float v : {p.pose.a00, p.pose.a01, p.pose.a02, p.pose.a10, p.pose.a11, p.pose.a12})
-          finite = finite && std::isfinite(v);
-        if (!finite)
-          throw Error(ExitCode::Runtime, "the alignment of image " + images.images[i] + " (row " + std::to_string(i + 1) +
-                                             " of " + images.path + ") with reference " + std::to_string(refs.ids[r]) +
-                                             " gave a non-finite CC or pose; nothing was written");
-      }
   }
 
   /// A run that would write no row is an error naming its cause; images left without a row are

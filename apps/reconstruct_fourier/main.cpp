@@ -14,7 +14,6 @@
 
 #include <unistd.h>
 
-#include "accumulator_factory.hpp"
 #include "frost/cli/program.hpp"
 #include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
@@ -26,6 +25,7 @@
 #include "frost/io/image_io.hpp"
 #include "frost/metadata/image_location.hpp"
 #include "frost/picture/png.hpp"
+#include "frost/reconstruction/backend.hpp"
 #include "frost/reconstruction/finalise.hpp"
 #include "frost/reconstruction/fsc.hpp"
 #include "frost/reconstruction/reconstruct.hpp"
@@ -33,7 +33,7 @@
 #include "half_grid_reduce.hpp"
 #include "outputs.hpp"
 #include "particle_table.hpp"
-#include "stack_cache.hpp"
+#include "particle_images.hpp"
 
 #include "frost/mpi/run_ranks.hpp"
 
@@ -295,7 +295,7 @@ private:
       if (table.particles.empty()) throw_input_error(input, "no particles in half set " + std::to_string(subset));
     }
 
-    app::StackCache stacks(input);
+    app::ParticleImages stacks(input);
     const Shape item = stacks.item_shape(table.particles.front());
     if (item.x != item.y)
       throw_input_error(table.particles.front().image, "images must be square (got " + std::to_string(item.x) + "x" +
@@ -356,8 +356,12 @@ private:
         params().get_int("--bufferSize") * static_cast<long long>(recon::plan_symmetry(group, settings.sym_mode).inserted.order());
     const double buffer = static_cast<double>(params().get_int("--bufferSize"));
     const double estimated_launches = std::ceil(static_cast<double>(mine.size()) / buffer) + (grids - 1);
-    auto accumulator = app::make_accumulator(settings, layout, grids, gpus, streams, tuning::tuning_options_from(params()),
-                                             spaces_per_launch, estimated_launches);
+    recon::ReconstructionBackendOptions backend;
+    backend.streams_per_device = streams;
+    backend.tuning = tuning::tuning_options_from(params());
+    backend.spaces_per_launch = spaces_per_launch;
+    backend.estimated_launches = estimated_launches;
+    auto accumulator = recon::make_reconstruction_backend(DeviceSelection{gpus.empty(), gpus}, settings, layout, grids, backend);
     log_info("insertion on " + accumulator->describe() + ", " + std::to_string(num_threads()) + " loader threads");
 
     recon::AccumulateOptions aopt;
@@ -523,9 +527,9 @@ private:
     }
   }
 
-  /// Adapts the stack cache to the loader callback the pipeline takes.
+  /// Adapts the particle images to the loader callback the pipeline takes.
   struct ImageLoaderRef {
-    app::StackCache* cache;
+    app::ParticleImages* cache;
     void operator()(const recon::ParticleRecord& p, Image<float>& out) const { cache->load(p, out); }
   };
 };

@@ -156,7 +156,7 @@ ParticleTable read_particle_table(const std::string& path, const ParticleTableOp
     if (weights) {
       p.weight = (*weights)[i];
       // Beyond 1e20 a weight is no relative weight, and its products can overflow the
-      // single-precision sums (as pixels can: StackCache::kMaxPixelMagnitude).
+      // single-precision sums (as pixels can: ParticleImages::kMaxPixelMagnitude).
       if (!(p.weight >= 0 && p.weight <= 1e20))
         throw_input_error(path, row_text(i) + ": weight " + number_text(p.weight) + " is not a value from 0 to 1e20");
     }

@@ -17,14 +17,13 @@
 #include "frost/cli/program.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
-#include "frost/fft/file_lock.hpp"
+#include "frost/cache/text_hash.hpp"
+#include "frost/cache/timestamps.hpp"
 #include "frost/tuning/cache.hpp"
 #include "frost/tuning/kernel_spaces.hpp"
 #include "frost/tuning/policy.hpp"
+#include "frost/tuning/tune_target.hpp"
 #include "tune_run.hpp"
-#if FROST_HAVE_CUDA
-#include "frost/cuda/tuning.hpp"
-#endif
 
 namespace frost::tune_app {
 namespace {
@@ -112,7 +111,7 @@ private:
     std::vector<std::string> presets;
     const std::string list = params().get_text("--preset");
     if (list == "all") {
-      presets = presets_of(kernel);
+      presets = tuning::presets_of(kernel);
     } else {
       std::stringstream ss(list);
       for (std::string item; std::getline(ss, item, ',');)
@@ -134,7 +133,7 @@ private:
     nlohmann::json rows = nlohmann::json::array(), summary = nlohmann::json::array();
     std::vector<RunSummary> sums;
     for (const std::string& preset : presets) {
-      std::unique_ptr<TuneTarget> target = make_target(kernel, preset, device_id);
+      std::unique_ptr<tuning::TuneTarget> target = tuning::make_tune_target(kernel, preset, device_id);
       sums.push_back(run_target(*target, preset, o, rows));
       const RunSummary& r = sums.back();
       nlohmann::json j{{"kernel", r.kernel}, {"preset", r.preset}, {"space", r.space_size}, {"explored", r.explored},
@@ -200,7 +199,7 @@ private:
     }
     if (action_ == "prune") {
       const double days = params().get_real("--older-than");
-      const std::string cutoff = fft::detail::iso8601_at(std::chrono::system_clock::now() -
+      const std::string cutoff = cache::iso8601_at(std::chrono::system_clock::now() -
                                                          std::chrono::seconds(static_cast<long long>(days * 86400.0)));
       const std::size_t removed = c.prune_before(cutoff);
       std::printf("pruned %zu record(s) tuned before %s from %s; %zu left\n", removed, cutoff.c_str(),
@@ -222,16 +221,12 @@ private:
     std::string where = "reference device (1024 threads/block, 48 KiB shared/block): no GPU in use";
     tuning::DeviceLimits limits;
     const DeviceSelection sel = device();
-#if FROST_HAVE_CUDA
     if (!sel.cpu) {
-      limits = cuda::device_limits(sel.gpus.front());
+      limits = tuning::gpu_device_limits(sel.gpus.front());
       where = "CUDA device " + std::to_string(sel.gpus.front()) + ": cc " + std::to_string(limits.cc_major) + "." +
               std::to_string(limits.cc_minor) + ", " + std::to_string(limits.max_threads_per_block) +
               " threads/block, " + std::to_string(limits.max_shared_bytes_per_block / 1024) + " KiB shared/block";
     }
-#else
-    if (!sel.cpu) throw Error(ExitCode::Device, "frost_tune was built without CUDA; use --device cpu");
-#endif
     tuning::FrInsertSettings fr;
     fr.lookup_interpolation = !params().flag_value("--lookup-dynamic");
     const std::vector<tuning::KernelSpace> spaces{
@@ -253,7 +248,7 @@ private:
                                   {"raw", k.space.raw_size()},
                                   {"valid", k.space.enumerate().size()},
                                   {"default", def},
-                                  {"signature", fft::detail::hex64(k.space.signature())}});
+                                  {"signature", cache::hex64(k.space.signature())}});
       }
       std::printf("%s\n", out.dump(2).c_str());
       return 0;
@@ -262,7 +257,7 @@ private:
     std::printf("%-20s %4s %8s %8s  %-16s  %s\n", "kernel", "ver", "raw", "valid", "signature", "default");
     for (const auto& k : spaces)
       std::printf("%-20s %4d %8zu %8zu  %-16s  %s\n", k.kernel.c_str(), k.space.kernel_version(), k.space.raw_size(),
-                  k.space.enumerate().size(), fft::detail::hex64(k.space.signature()).c_str(), tuning::describe(k.default_config).c_str());
+                  k.space.enumerate().size(), cache::hex64(k.space.signature()).c_str(), tuning::describe(k.default_config).c_str());
     for (const auto& k : spaces) {
       std::printf("\n%s:\n", k.kernel.c_str());
       for (const auto& p : k.space.parameters()) {

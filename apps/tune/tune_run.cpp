@@ -33,7 +33,7 @@ std::string short_number(double v) {
 
 } // namespace
 
-RunSummary run_target(TuneTarget& target, const std::string& preset, const RunOptions& options, nlohmann::json& rows) {
+RunSummary run_target(tuning::TuneTarget& target, const std::string& preset, const RunOptions& options, nlohmann::json& rows) {
   const tuning::KernelSpace& ks = target.space();
   const tuning::TuningSpace& space = ks.space;
   const std::vector<tuning::Configuration> configs = space.enumerate();

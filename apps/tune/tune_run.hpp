@@ -9,7 +9,7 @@
 
 #include "frost/tuning/cache.hpp"
 #include "frost/tuning/searcher.hpp"
-#include "tune_target.hpp"
+#include "frost/tuning/tune_target.hpp"
 
 namespace frost::tune_app {
 
@@ -37,6 +37,6 @@ struct RunSummary {
 
 /// Runs the search (or the sweep) on `target`, prints one line per configuration to stdout and
 /// appends one JSON object per configuration to `rows`.
-RunSummary run_target(TuneTarget& target, const std::string& preset, const RunOptions& options, nlohmann::json& rows);
+RunSummary run_target(tuning::TuneTarget& target, const std::string& preset, const RunOptions& options, nlohmann::json& rows);
 
 } // namespace frost::tune_app

@@ -2,13 +2,16 @@
 /// @file backend.hpp
 /// @brief The backend interface of the all-pairs aligner: one algorithm
 /// (docs/align_significant.md#the-per-pair-estimator), a CPU implementation here (FFTW + threads)
-/// and a CUDA one (cuda/alignment, frost::cuda_alignment), chosen at run time by `--device`.
+/// and a CUDA one (cuda/alignment, frost::cuda_alignment), chosen at run time by `--device` through
+/// make_alignment_backend (target frost::alignment_backend; docs/align_significant.md#backends).
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "frost/alignment/settings.hpp"
+#include "frost/core/device.hpp"
 #include "frost/core/image.hpp"
 
 namespace frost::align {
@@ -35,5 +38,25 @@ public:
 /// @brief The CPU backend (FFTW plans with one thread each, pairs spread over `threads` OpenMP
 /// threads; 0 = frost::num_threads()).
 std::unique_ptr<AlignmentBackend> make_cpu_backend(int threads = 0);
+
+/// What the backends take besides the devices (each ignores the other's).
+struct AlignmentBackendOptions {
+  int cpu_threads = 0;          ///< CPU: OpenMP threads (0 = frost::num_threads())
+  double memory_fraction = 0.8; ///< GPU: `--gpu-mem-fraction`, share of the device's free memory
+  int max_batch = 0;            ///< GPU: upper bound of the images per batch (`--batch`); 0 = the backend's
+};
+
+/// @brief The backend for `devices`: the CPU's for `devices.cpu`, else the CUDA one on every id
+/// of `devices.gpus` (references split over them; the caller picks this MPI rank's ids).
+/// frost::Error(Device) when GPUs are asked for and frost was built without CUDA.
+std::unique_ptr<AlignmentBackend> make_alignment_backend(const DeviceSelection& devices,
+                                                         const AlignmentBackendOptions& options = {});
+
+namespace detail {
+/// The GPU half of make_alignment_backend: defined by cuda/alignment, or by
+/// alignment_backend_unavailable.cpp in a build without CUDA.
+std::unique_ptr<AlignmentBackend> make_cuda_alignment_backend(const std::vector<int>& gpus,
+                                                              const AlignmentBackendOptions& options);
+} // namespace detail
 
 } // namespace frost::align

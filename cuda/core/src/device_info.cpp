@@ -1,4 +1,5 @@
-// CUDA half of device.hpp: only the runtime API, so this stays a host-compiler translation unit.
+// The CUDA half of frost_core's device queries (device.hpp) and cuda_versions(): only the runtime
+// API, so this stays a host-compiler translation unit (frost_cuda_device_info).
 #include <cuda_runtime.h>
 
 #include <cstdio>

@@ -11,9 +11,9 @@
 #include "frost/geometry/symmetry.hpp"
 #include "frost/reconstruction/grid_symmetry.hpp"
 #include "frost/reconstruction/synthetic_problem.hpp"
-#include "tune_target.hpp"
+#include "targets.hpp"
 
-namespace frost::tune_app {
+namespace frost::tuning::detail {
 namespace {
 
 /// The program's default batch (frost_reconstruct_fourier --bufferSize).
@@ -55,23 +55,23 @@ public:
                 " traverse spaces per launch";
   }
 
-  const tuning::KernelSpace& space() const override { return *space_; }
-  const tuning::TuningKey& key() const override { return key_; }
+  const KernelSpace& space() const override { return *space_; }
+  const TuningKey& key() const override { return key_; }
   std::string describe() const override { return describe_; }
   /// Float atomics sum a voxel's contributions in a launch-dependent order; the sums of a
   /// voxel differ by a few ulps of the largest partial sum (measured worst on an H100 goes in
   /// the note), well inside 1e-5 of the cube's largest value.
   double tolerance() const override { return 1e-5; }
-  double sample_ms(const tuning::NamedConfig& c) override { return bench_->sample_ms(cuda::insert_launch_from(c)); }
-  double difference(const tuning::NamedConfig& c) override { return bench_->difference(cuda::insert_launch_from(c)); }
+  double sample_ms(const NamedConfig& c) override { return bench_->sample_ms(cuda::insert_launch_from(c)); }
+  double difference(const NamedConfig& c) override { return bench_->difference(cuda::insert_launch_from(c)); }
   std::string gpu_uuid() const override { return uuid_; }
 
 private:
   recon::ReconstructionSettings settings_;
   recon::GridLayout layout_;
   std::unique_ptr<recon::SampleBatch> batch_;
-  std::optional<tuning::KernelSpace> space_; ///< set in the constructor (no default-constructed space)
-  tuning::TuningKey key_;
+  std::optional<KernelSpace> space_; ///< set in the constructor (no default-constructed space)
+  TuningKey key_;
   std::unique_ptr<cuda::InsertKernelBench> bench_;
   std::string describe_, uuid_;
 };
@@ -82,4 +82,4 @@ std::unique_ptr<TuneTarget> make_fr_insert_target(const std::string& preset, int
   return std::make_unique<FrInsertTarget>(preset, device);
 }
 
-} // namespace frost::tune_app
+} // namespace frost::tuning::detail

@@ -12,9 +12,9 @@
 #include "frost/motion/global_settings.hpp"
 #include "frost/motion/working_sizes.hpp"
 #include "frost/tuning/kernel_spaces.hpp"
-#include "tune_target.hpp"
+#include "targets.hpp"
 
-namespace frost::tune_app {
+namespace frost::tuning::detail {
 namespace {
 
 struct MoviePreset {
@@ -37,7 +37,7 @@ int spectra_batch(int frames) {
 /// What both movie targets share: sizes, key and description.
 class MovieTarget : public TuneTarget {
 public:
-  MovieTarget(tuning::KernelSpace space, const std::string& preset, int device)
+  MovieTarget(KernelSpace space, const std::string& preset, int device)
       : space_(std::move(space)), preset_(parse_movie_preset(space_.kernel, preset)) {
     sizes_ = motion::working_sizes(preset_.width, preset_.height, motion::GlobalSettings{});
     const CudaDeviceInfo info = cuda_device_info(device);
@@ -46,17 +46,17 @@ public:
     name_ = preset + " " + std::to_string(preset_.width) + "x" + std::to_string(preset_.height) + "x" +
             std::to_string(preset_.frames) + ": " + motion::to_string(sizes_);
   }
-  const tuning::KernelSpace& space() const override { return space_; }
-  const tuning::TuningKey& key() const override { return key_; }
+  const KernelSpace& space() const override { return space_; }
+  const TuningKey& key() const override { return key_; }
   /// Pure kernels: every configuration computes each element with the same operations.
   double tolerance() const override { return 0.0; }
   std::string gpu_uuid() const override { return uuid_; }
 
 protected:
-  tuning::KernelSpace space_;
+  KernelSpace space_;
   MoviePreset preset_;
   motion::WorkingSizes sizes_;
-  tuning::TuningKey key_;
+  TuningKey key_;
   std::string name_, uuid_;
 };
 
@@ -71,8 +71,8 @@ public:
     name_ += ", " + std::to_string(pairs) + " pairs per launch";
   }
   std::string describe() const override { return name_; }
-  double sample_ms(const tuning::NamedConfig& c) override { return bench_->sample_ms(cuda::correlate_launch_from(c)); }
-  double difference(const tuning::NamedConfig& c) override { return bench_->difference(cuda::correlate_launch_from(c)); }
+  double sample_ms(const NamedConfig& c) override { return bench_->sample_ms(cuda::correlate_launch_from(c)); }
+  double difference(const NamedConfig& c) override { return bench_->difference(cuda::correlate_launch_from(c)); }
 
 private:
   std::optional<cuda::CorrelateKernelBench> bench_;
@@ -90,8 +90,8 @@ public:
     name_ += ", " + std::to_string(count) + " spectra per launch";
   }
   std::string describe() const override { return name_; }
-  double sample_ms(const tuning::NamedConfig& c) override { return bench_->sample_ms(cuda::crop_filter_launch_from(c)); }
-  double difference(const tuning::NamedConfig& c) override { return bench_->difference(cuda::crop_filter_launch_from(c)); }
+  double sample_ms(const NamedConfig& c) override { return bench_->sample_ms(cuda::crop_filter_launch_from(c)); }
+  double difference(const NamedConfig& c) override { return bench_->difference(cuda::crop_filter_launch_from(c)); }
 
 private:
   std::optional<cuda::CropFilterKernelBench> bench_;
@@ -107,4 +107,4 @@ std::unique_ptr<TuneTarget> make_crop_filter_target(const std::string& preset, i
   return std::make_unique<CropFilterTarget>(preset, device);
 }
 
-} // namespace frost::tune_app
+} // namespace frost::tuning::detail

@@ -1,4 +1,5 @@
-// Build without CUDA: no devices, and a clear reason when one is asked for.
+// The device queries of a build without CUDA (FROST_USE_CUDA=OFF): no devices, and a clear reason
+// when one is asked for.
 #include "frost/core/device.hpp"
 #include "frost/core/version.hpp"
 
