@@ -116,7 +116,9 @@ TYPED_TEST(MoviePipeline, LowMemoryChangesNothing) {
   }
   expect_same_shifts(results[0].model.global, results[1].model.global);
   EXPECT_EQ(results[0].model.local.has_value(), results[1].model.local.has_value());
-  if (results[0].model.local && results[1].model.local) EXPECT_EQ(results[0].model.local->cx, results[1].model.local->cx);
+  if (results[0].model.local && results[1].model.local) {
+    EXPECT_EQ(results[0].model.local->cx, results[1].model.local->cx);
+  }
   EXPECT_TRUE(same_floats(results[0].sums->aligned, results[1].sums->aligned));
   EXPECT_TRUE(same_floats(results[0].sums->even, results[1].sums->even));
 }
