@@ -224,7 +224,8 @@ void validate_align_options(const cli::Params& p) {
 }
 
 AlignOptions align_options(const cli::Params& p) {
-  AlignOptions o;
+  AlignOptions options;
+  motion::MovieAlignSettings& o = options.align;
   motion::MovieReadOptions& r = o.read;
   const auto range = p.get_ints("--frameRange");
   r.first_frame = range[0] < 0 ? 0 : range[0];
@@ -292,16 +293,16 @@ AlignOptions align_options(const cli::Params& p) {
   o.dose.pre_exposure = p.get_real("--pre-exposure");
   o.dose.voltage_kv = p.get_real("--voltage");
   o.normalization = motion::parse_sum_normalization(p.get_text("--normalize"));
-  o.psd_size = static_cast<int>(p.get_int("--psd-size"));
-  o.thumbnail_size = static_cast<int>(p.get_int("--thumbnail-size"));
-  o.float16 = p.flag_value("--float16");
-  o.overwrite = p.flag_value("--overwrite");
-  o.gpu_memory_fraction = p.get_real("--gpu-mem-fraction");
-  o.low_memory = p.flag_value("--low-memory");
+  options.psd_size = static_cast<int>(p.get_int("--psd-size"));
+  options.thumbnail_size = static_cast<int>(p.get_int("--thumbnail-size"));
+  options.float16 = p.flag_value("--float16");
+  options.overwrite = p.flag_value("--overwrite");
+  options.backend.gpu_memory_fraction = p.get_real("--gpu-mem-fraction");
+  options.backend.low_memory = p.flag_value("--low-memory");
+  options.backend.tuning = tuning::tuning_options_from(p);
   const char* storage_env = std::getenv("FROST_STORAGE");
-  o.storage = storage_directory(p.given("--storage") ? p.get_text("--storage") : storage_env ? storage_env : "");
-  o.tuning = tuning::tuning_options_from(p);
-  return o;
+  options.storage = storage_directory(p.given("--storage") ? p.get_text("--storage") : storage_env ? storage_env : "");
+  return options;
 }
 
 OutputPaths output_paths(const cli::Params& p) {

@@ -6,14 +6,8 @@
 #include <vector>
 
 #include "frost/cli/params.hpp"
-#include "frost/motion/control_points.hpp"
-#include "frost/motion/dose_weighting.hpp"
-#include "frost/motion/frame_accumulator.hpp"
-#include "frost/motion/global_settings.hpp"
-#include "frost/motion/interpolation_method.hpp"
-#include "frost/motion/local_settings.hpp"
-#include "frost/motion/movie_reader.hpp"
-#include "frost/tuning/policy.hpp"
+#include "frost/motion/motion_backend.hpp"
+#include "frost/motion/movie_pipeline.hpp"
 
 namespace frost::movie_align {
 
@@ -47,29 +41,14 @@ std::vector<NamedPath> output_files(const OutputPaths& out, bool shared);
 
 /// Everything one alignment needs besides the movie path and the outputs.
 struct AlignOptions {
-  motion::MovieReadOptions read;       ///< frame range, gain, dark, defects, binning, EER, TIFF
-  std::optional<double> pixel_size;    ///< --sampling (else the file header)
-  int sum_first = -1, sum_last = -1;   ///< --frameRangeSum (-1: as the aligned range)
-  bool sum_range_given = false;
-  motion::GlobalSettings global;       ///< pixel_size is filled per movie (Ts·b)
-  bool local = true;                   ///< !--skipLocalAlignment
-  motion::LocalSettings local_settings;///< correlation filled per movie
-  bool control_points_auto = false;    ///< --controlPoints auto
-  double max_local_rmsd_raw = 2.0;     ///< --max-local-rmsd [raw px]
-  motion::InterpolationMethod interp = motion::InterpolationMethod::BSpline3;
-  bool dose_weight = false;
-  motion::DoseSchedule dose;
-  bool dose_known = false;             ///< --dose-per-frame given (written to the STAR)
-  motion::SumNormalization normalization = motion::SumNormalization::Sum;
+  motion::MovieAlignSettings align;     ///< the pipeline's settings (docs/movie_align.md#command-line)
+  motion::MotionBackendOptions backend; ///< --low-memory, --gpu-mem-fraction, --tune
+  int gpu = -1;                         ///< --device <id>: CUDA device (-1 = the CPU)
   int psd_size = 512;
-  int thumbnail_size = 512;            ///< --thumbnail-size: longest side of --othumbnail
+  int thumbnail_size = 512;             ///< --thumbnail-size: longest side of --othumbnail
   bool float16 = false;
-  bool overwrite = false;              ///< batch mode: redo movies whose outputs exist
-  int gpu = -1;                        ///< --device <id>: CUDA device (-1 = the CPU)
-  double gpu_memory_fraction = 0.9;    ///< --gpu-mem-fraction
-  bool low_memory = false;             ///< --low-memory: integer counts in RAM, corrected on the fly
-  std::string storage;                 ///< --storage resolved to the FFT cache directory ("" = none)
-  tuning::TuningOptions tuning;        ///< --tune ...: the GPU kernels' launches from the cache
+  bool overwrite = false;               ///< batch mode: redo movies whose outputs exist
+  std::string storage;                  ///< --storage resolved to the FFT cache directory ("" = none)
 };
 
 /// Declares the options of docs/movie_align.md#command-line on `p` (the device option is added by

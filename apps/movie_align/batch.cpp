@@ -5,11 +5,11 @@
 #include <iostream>
 #include <sys/stat.h>
 
-#include "align_movie.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "frost/io/image_ref.hpp"
 #include "frost/io/mrc_reader.hpp"
+#include "process_movie.hpp"
 
 namespace frost::movie_align {
 
@@ -137,7 +137,8 @@ bool all_outputs_complete(const OutputPaths& out) {
   return true;
 }
 
-int run_batch(const std::vector<std::string>& movies, const AlignOptions& options, const OutputPaths& pattern) {
+int run_batch(const std::vector<std::string>& movies, motion::MotionBackend& backend, const AlignOptions& options,
+              const OutputPaths& pattern) {
   int failed = 0, skipped = 0, first_code = 0;
   // The gain (and defect image) as applied go with the first movie aligned, once per batch.
   bool copies_written = false;
@@ -152,7 +153,7 @@ int run_batch(const std::vector<std::string>& movies, const AlignOptions& option
       continue;
     }
     try {
-      const MovieSummary s = align_movie(movie, options, out);
+      const MovieSummary s = process_movie(movie, backend, options, out);
       copies_written = true;
       std::cout << tag << ": " << s.frames << " frames, " << (s.local_model ? "B-spline" : "global") << " model, "
                 << s.seconds << " s\n";

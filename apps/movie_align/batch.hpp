@@ -7,6 +7,7 @@
 
 #include "align_options.hpp"
 #include "frost/core/run_files.hpp"
+#include "frost/motion/motion_backend.hpp"
 
 namespace frost::movie_align {
 
@@ -41,8 +42,9 @@ void add_batch_run_files(RunFiles& files, const std::vector<std::string>& movies
 /// complete: non-empty and, for MRC files, as long as the header says.
 bool all_outputs_complete(const OutputPaths& out);
 
-/// @brief Aligns every movie; returns 0 when all succeeded (or were skipped), otherwise the exit
-/// code of the first failure, after trying every movie.
-int run_batch(const std::vector<std::string>& movies, const AlignOptions& options, const OutputPaths& pattern);
+/// @brief Aligns every movie on `backend`; returns 0 when all succeeded (or were skipped),
+/// otherwise the exit code of the first failure, after trying every movie.
+int run_batch(const std::vector<std::string>& movies, motion::MotionBackend& backend, const AlignOptions& options,
+              const OutputPaths& pattern);
 
 } // namespace frost::movie_align

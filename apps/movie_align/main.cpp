@@ -4,8 +4,8 @@
 // written model at given coordinates (docs/movie_align.md#querying-the-motion).
 #include <cstring>
 #include <iostream>
+#include <memory>
 
-#include "align_movie.hpp"
 #include "align_options.hpp"
 #include "batch.hpp"
 #include "device_choice.hpp"
@@ -14,7 +14,9 @@
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
+#include "frost/motion/motion_backend.hpp"
 #include "frost/tuning/policy.hpp"
+#include "process_movie.hpp"
 #include "trajectories_command.hpp"
 
 namespace frost::movie_align {
@@ -70,19 +72,21 @@ protected:
         choose_device(device(), params().get_text("--device"), local_launcher_rank(launcher_rank()));
     options.gpu = choice.gpu;
     log_info(choice.why);
-    if (options.gpu < 0) tuning::note_tuning_ignored_on_cpu(options.tuning);
-    if (options.low_memory && options.gpu >= 0)
+    if (options.gpu < 0) tuning::note_tuning_ignored_on_cpu(*options.backend.tuning);
+    if (options.backend.low_memory && options.gpu >= 0)
       log_info("--low-memory: the GPU path already reads MRC frames as their stored bytes and decodes them on the "
                "device; the option changes nothing there");
     const OutputPaths outputs = output_paths(params());
     const std::string input = params().get_text("-i");
     const FftStorage storage(options.storage);
+    // The GPU's start-up (context, FFT planner) begins here and overlaps opening the first movie.
+    const std::unique_ptr<motion::MotionBackend> backend = motion::make_motion_backend(options.gpu, options.backend);
     if (is_movie_list(input)) {
-      const int status = run_batch(read_movie_list(input), options, outputs);
+      const int status = run_batch(read_movie_list(input), *backend, options, outputs);
       storage.save();
       return status;
     }
-    const MovieSummary s = align_movie(input, options, outputs);
+    const MovieSummary s = process_movie(input, *backend, options, outputs);
     log_detail("movie done, device state released");
     storage.save();
     std::printf("%s: %d frames aligned, reference frame %d, %s model, last-frame shift (%.3f, %.3f) px, %.2f s\n",

@@ -152,6 +152,7 @@ double MovieReader::scale_x() const { return double(impl_->raw_w) / double(impl_
 double MovieReader::scale_y() const { return double(impl_->raw_h) / double(impl_->binner->out_height()); }
 const Image<std::uint8_t>& MovieReader::bad_pixel_mask() const { return impl_->mask; }
 const HotPixelReport& MovieReader::hot_pixels() const { return impl_->hot; }
+bool MovieReader::detects_hot_pixels() const { return impl_->options.hot_pixel_sigma > 0; }
 
 std::optional<StoredFrames> MovieReader::stored_frames() const {
   const Impl& m = *impl_;

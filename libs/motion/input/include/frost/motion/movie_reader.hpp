@@ -85,6 +85,8 @@ public:
   const Image<std::uint8_t>& bad_pixel_mask() const;
   /// What hot-pixel detection found (zeros until read_all() ran it).
   const HotPixelReport& hot_pixels() const;
+  /// True with --hot-pixel-sigma: a frame is final only once read_all() has thresholded the sum.
+  bool detects_hot_pixels() const;
 
   /// @brief Frame `t` (0-based within the selection) corrected and binned into `out`
   /// (frame_shape().total() floats). Bad pixels known so far are replaced. Thread-safe.

@@ -1,0 +1,36 @@
+#pragma once
+// One movie through frost_movie_align: the pipeline of libs/motion (load, align, render;
+// docs/movie_align.md#pipeline-and-backends) on the program's backend, then every output written
+// as one set. Used once in single-movie mode and per line in batch mode.
+#include <string>
+
+#include "align_options.hpp"
+#include "frost/motion/motion_backend.hpp"
+#include "frost/motion/motion_model.hpp"
+
+namespace frost::movie_align {
+
+/// What the program reports about an aligned movie.
+struct MovieSummary {
+  int frames = 0;              ///< aligned frames
+  int reference = 0;           ///< absolute 0-based reference frame
+  bool local_model = false;    ///< the written model has a B-spline field
+  motion::Vec2 last_shift_raw; ///< global shift to apply of the last aligned frame [raw px]
+  std::string alignment_path;  ///< the -o file written
+  double seconds = 0;
+};
+
+/// @brief Default -o: `<root>_align.star` of the first output given (--oavg first, then the
+/// order of --help), never beside the movie (the raw-data folder); "" when `out` names none.
+std::string default_alignment_path(const OutputPaths& out);
+
+/// @brief Aligns `movie` on `backend` and writes every output named in `out` as one set
+/// (OutputSet: all appear together, or none). frost::Error: Input (3) for unreadable files, fewer
+/// than 3 frames, reference size mismatches, an output that would hold NaN/Inf (naming the stage)
+/// or overflow --float16; Usage (2) for settings that do not fit this movie (frame ranges, missing
+/// pixel size, more patches or control points than the movie holds), checked before the frames
+/// are loaded; Device (4) from the backend.
+MovieSummary process_movie(const std::string& movie, motion::MotionBackend& backend, const AlignOptions& options,
+                           const OutputPaths& out);
+
+} // namespace frost::movie_align
