@@ -43,6 +43,15 @@ t0=$(date +%s)
 extra=()
 # Header-only dependencies the GPU machine lacks travel in .deps/include (see README).
 [ -f "$root/.deps/include/nlohmann/json.hpp" ] && extra+=(-DFROST_JSON_INCLUDE_DIR="$root/.deps/include")
+# Libraries it lacks (SQLite, libtiff) travel as headers in .deps/include and shared objects in .deps/lib.
+if [ -f "$root/.deps/include/sqlite3.h" ] && [ -e "$root/.deps/lib/libsqlite3.so" ]; then
+  extra+=(-DSQLite3_INCLUDE_DIR="$root/.deps/include" -DSQLite3_LIBRARY="$root/.deps/lib/libsqlite3.so")
+fi
+if [ -f "$root/.deps/include/tiffio.h" ] && [ -e "$root/.deps/lib/libtiff.so" ]; then
+  extra+=(-DTIFF_INCLUDE_DIR="$root/.deps/include" -DTIFF_LIBRARY="$root/.deps/lib/libtiff.so")
+fi
+[ -d "$root/.deps/lib" ] && export LD_LIBRARY_PATH="$root/.deps/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+[ -d "$root/.deps/bin" ] && export PATH="$root/.deps/bin:$PATH"
 "$root/scripts/configure.sh" "$build" -DCMAKE_CUDA_ARCHITECTURES=native "${extra[@]}" > "$out/configure.log" 2>&1
 cfg_rc=$?
 build_rc=1
