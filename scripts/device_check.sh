@@ -43,14 +43,21 @@ t0=$(date +%s)
 extra=()
 # Header-only dependencies the GPU machine lacks travel in .deps/include (see README).
 [ -f "$root/.deps/include/nlohmann/json.hpp" ] && extra+=(-DFROST_JSON_INCLUDE_DIR="$root/.deps/include")
-# Libraries it lacks (SQLite, libtiff) travel as headers in .deps/include and shared objects in .deps/lib.
-if [ -f "$root/.deps/include/sqlite3.h" ] && [ -e "$root/.deps/lib/libsqlite3.so" ]; then
-  extra+=(-DSQLite3_INCLUDE_DIR="$root/.deps/include" -DSQLite3_LIBRARY="$root/.deps/lib/libsqlite3.so")
+# Libraries it lacks (SQLite, libtiff) travel as headers in .deps/include and shared objects in
+# .deps/lib. The objects are copied out of the tree first: CMake gives installed programs an RPATH
+# only for linked libraries outside the project, and the install test runs them without
+# LD_LIBRARY_PATH.
+deps_lib=${FROST_DEPS_LIB:-/tmp/frost-device-deps/lib}
+if [ -d "$root/.deps/lib" ]; then
+  mkdir -p "$deps_lib" && cp -P "$root/.deps/lib/"* "$deps_lib/"
+  export LD_LIBRARY_PATH="$deps_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
-if [ -f "$root/.deps/include/tiffio.h" ] && [ -e "$root/.deps/lib/libtiff.so" ]; then
-  extra+=(-DTIFF_INCLUDE_DIR="$root/.deps/include" -DTIFF_LIBRARY="$root/.deps/lib/libtiff.so")
+if [ -f "$root/.deps/include/sqlite3.h" ] && [ -e "$deps_lib/libsqlite3.so" ]; then
+  extra+=(-DSQLite3_INCLUDE_DIR="$root/.deps/include" -DSQLite3_LIBRARY="$deps_lib/libsqlite3.so")
 fi
-[ -d "$root/.deps/lib" ] && export LD_LIBRARY_PATH="$root/.deps/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ -f "$root/.deps/include/tiffio.h" ] && [ -e "$deps_lib/libtiff.so" ]; then
+  extra+=(-DTIFF_INCLUDE_DIR="$root/.deps/include" -DTIFF_LIBRARY="$deps_lib/libtiff.so")
+fi
 [ -d "$root/.deps/bin" ] && export PATH="$root/.deps/bin:$PATH"
 "$root/scripts/configure.sh" "$build" -DCMAKE_CUDA_ARCHITECTURES=native "${extra[@]}" > "$out/configure.log" 2>&1
 cfg_rc=$?
@@ -145,6 +152,8 @@ for b in $(find "$build/bench" -type f -name 'frost_bench_*' -perm -u+x | sort);
   name=$(basename "$b")
   # Runs after frost_tune (below): it needs the exhaustive records as its oracle.
   [ "$name" = frost_bench_tuned_reconstruction ] && continue
+  # CPU against RELION: a side-by-side run for the CPU machines, where RELION's CPU build runs.
+  [ "$name" = frost_bench_cpu_vs_relion ] && continue
   log "benchmark $name"
   args=($quick)
   runner=()
