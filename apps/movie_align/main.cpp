@@ -95,8 +95,19 @@ protected:
     // The GPU's start-up (context, FFT planner) begins here and overlaps opening the first movie.
     const std::unique_ptr<motion::MotionBackend> backend = motion::make_motion_backend(options.gpu, options.backend);
     if (is_session_run(params())) {
-      const int status = run_session_command(params(), *backend, options, outputs,
-                                             options.gpu < 0 ? "cpu" : "cuda:" + std::to_string(options.gpu));
+      // One worker per GPU of the list when this process is alone; under a launcher each rank
+      // keeps the one GPU it was given, and the ranks share the session's journal.
+      std::vector<std::unique_ptr<motion::MotionBackend>> more;
+      std::vector<motion::MotionBackend*> backends{backend.get()};
+      std::vector<std::string> devices{options.gpu < 0 ? "cpu" : "cuda:" + std::to_string(options.gpu)};
+      if (options.gpu >= 0 && launcher_size() <= 1)
+        for (int gpu : device().gpus)
+          if (gpu != options.gpu) {
+            more.push_back(motion::make_motion_backend(gpu, options.backend));
+            backends.push_back(more.back().get());
+            devices.push_back("cuda:" + std::to_string(gpu));
+          }
+      const int status = run_session_command(params(), backends, devices, options, outputs);
       storage.save();
       return status;
     }

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <mutex>
 #include <set>
 #include <sys/stat.h>
 
@@ -90,8 +91,8 @@ std::string session_parameter_hash(const cli::Params& p) {
   return session::parameter_hash(std::move(values));
 }
 
-int run_session_command(const cli::Params& p, motion::MotionBackend& backend, const AlignOptions& options,
-                        OutputPaths pattern, const std::string& device) {
+int run_session_command(const cli::Params& p, const std::vector<motion::MotionBackend*>& backends,
+                        const std::vector<std::string>& devices, const AlignOptions& options, OutputPaths pattern) {
   motion_session::SessionSettings s;
   s.input = p.get_text("-i");
   s.dir = p.get_text("--session");
@@ -101,7 +102,7 @@ int run_session_command(const cli::Params& p, motion::MotionBackend& backend, co
   s.journal.overwrite = options.overwrite;
   s.journal.retry_failed = p.flag_value("--retry-failed");
   s.parameter_hash = session_parameter_hash(p);
-  s.device = device;
+  s.devices = devices;
   s.optics.original_pixel_size_A = options.align.pixel_size.value_or(1.0);
   s.optics.micrograph_pixel_size_A = s.optics.original_pixel_size_A * options.align.read.bin;
   s.optics.voltage_kV = options.align.dose.voltage_kv;
@@ -110,9 +111,22 @@ int run_session_command(const cli::Params& p, motion::MotionBackend& backend, co
     pattern.relion_motion = s.dir + "/motion/{movie}.star";
   }
 
-  const motion_session::ProcessMovie process = [&](const std::string& movie, session::MovieRecord& r) {
+  // The gain and defect copies are shared by every movie: the first worker to need them writes them.
+  std::mutex copies;
+  bool copies_in_progress = false;
+  const motion_session::ProcessMovie process = [&](int worker, const std::string& movie, session::MovieRecord& r) {
     OutputPaths out = outputs_for_movie(pattern, movie);
-    out.write_reference_copies = !file_exists(out.gain_copy) || !file_exists(out.defects_copy);
+    {
+      std::lock_guard<std::mutex> lock(copies);
+      const bool missing = (!out.gain_copy.empty() && !file_exists(out.gain_copy)) ||
+                           (!out.defects_copy.empty() && !file_exists(out.defects_copy));
+      out.write_reference_copies = missing && !copies_in_progress;
+      copies_in_progress = copies_in_progress || out.write_reference_copies;
+    }
+    struct CopiesDone { // a failed movie leaves the copies to the next one
+      std::mutex& m; bool& flag; bool mine;
+      ~CopiesDone() { if (mine) { std::lock_guard<std::mutex> lock(m); flag = false; } }
+    } copies_done{copies, copies_in_progress, out.write_reference_copies};
     for (const NamedPath& f : output_files(out, true)) make_parent_folder(f.path);
     MovieHooks hooks;
     hooks.render = motion_session::session_render_request;
@@ -120,7 +134,8 @@ int run_session_command(const cli::Params& p, motion::MotionBackend& backend, co
       motion_session::fill_motion_fields(r, m, a);
     };
     const auto t = std::chrono::steady_clock::now();
-    const MovieSummary summary = process_movie(movie, backend, options, out, hooks);
+    const MovieSummary summary =
+        process_movie(movie, *backends[static_cast<std::size_t>(worker)], options, out, hooks);
     // The write stage: what process_movie took beyond the pipeline's own stages.
     double pipeline = 0;
     for (const auto& stage : r.timings_s) pipeline += stage.second;

@@ -1,6 +1,9 @@
 #pragma once
 // Live sessions of frost_movie_align (docs/session.md#the-session-loop): the options, and the
 // program's side of the loop of libs/motion_session (align one movie, write its outputs).
+#include <string>
+#include <vector>
+
 #include "align_options.hpp"
 #include "frost/cli/params.hpp"
 #include "frost/motion/motion_backend.hpp"
@@ -21,10 +24,11 @@ void validate_session_options(const cli::Params& p, const OutputPaths& pattern);
 /// options, devices, threads or logging): the journal refuses another one without --overwrite.
 std::string session_parameter_hash(const cli::Params& p);
 
-/// Runs the session on `backend`; returns the exit code (0, or the first failure's, or 3 for
-/// failures an earlier run recorded). Outputs default to DIR/micrographs/{movie}.mrc and
+/// Runs the session with one worker per backend (`devices[i]` names backends[i] in the records:
+/// "cpu" or "cuda:N"); returns the exit code (0, or the first failure's, or 3 for failures an
+/// earlier run recorded). Outputs default to DIR/micrographs/{movie}.mrc and
 /// DIR/motion/{movie}.star when no output option is given.
-int run_session_command(const cli::Params& p, motion::MotionBackend& backend, const AlignOptions& options,
-                        OutputPaths pattern, const std::string& device);
+int run_session_command(const cli::Params& p, const std::vector<motion::MotionBackend*>& backends,
+                        const std::vector<std::string>& devices, const AlignOptions& options, OutputPaths pattern);
 
 } // namespace frost::movie_align

@@ -5,6 +5,7 @@
 /// the caller, then record it, mark it done and rewrite the session's STAR and report.
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "frost/session/journal.hpp"
 #include "frost/session/micrographs_star.hpp"
@@ -23,13 +24,17 @@ struct SessionSettings {
   std::string parameter_hash;    ///< session::parameter_hash() of the options that change outputs
   session::JournalOptions journal;
   session::OpticsGroup optics;   ///< for micrographs.star
-  std::string device = "cpu";    ///< for the records: "cpu" or "cuda:N"
+  /// One worker thread per entry, each claiming from the journal on its own; the text is the
+  /// records' device ("cpu" or "cuda:N"). One entry per GPU runs one movie per GPU at a time.
+  std::vector<std::string> devices = {"cpu"};
 };
 
-/// @brief Aligns `movie` and writes its outputs as one set (committed before it returns), filling
-/// `record`'s movie and output fields (fill_motion_fields()). Throws frost::Error (or another
-/// exception) when the movie fails; the loop records the message as the reason.
-using ProcessMovie = std::function<void(const std::string& movie, session::MovieRecord& record)>;
+/// @brief Aligns `movie` on worker `worker`'s device (index into SessionSettings::devices) and
+/// writes its outputs as one set (committed before it returns), filling `record`'s movie and output
+/// fields (fill_motion_fields()). Called from the workers' threads, one movie per worker at a time.
+/// Throws frost::Error (or another exception) when the movie fails; the loop records the message
+/// as the reason.
+using ProcessMovie = std::function<void(int worker, const std::string& movie, session::MovieRecord& record)>;
 
 struct SessionResult {
   int done = 0, failed = 0;      ///< movies this process finished
