@@ -59,7 +59,8 @@ void define_align_options(cli::Params& p) {
   p.flag("--float16", "write images as MRC mode 12 (half precision, at most 65504: an image beyond that is an error; "
                       "the --opsd spectrum is written divided by its median, values above 65504 clamped)")
       .in_section(kIo);
-  p.flag("--overwrite", "batch mode: align movies whose outputs already exist").in_section(kIo);
+  p.flag("--overwrite", "batch mode: align movies whose outputs already exist; --session: accept changed "
+                       "parameters and redo every movie with them").in_section(kIo);
   p.real("--gpu-mem-fraction", 0.9, "fraction of the free GPU memory the batches may use (GPU only)")
       .range(0.05, 1.0).in_section("Execution");
   p.text_optional("--storage", "persistent FFT cache (FFTW wisdom; Xmipp --storage), default $FROST_STORAGE: a "

@@ -27,11 +27,11 @@ SelectCommand::SelectCommand()
 
 void SelectCommand::define(cli::Params& p) {
   p.text_required("--session", "session folder (reads DIR/records.jsonl)").meta("DIR");
-  p.real("--max-total-motion", 0, "keep rlnAccumMotionTotal <= this [A]").at_least(0);
-  p.real("--max-early-motion", 0, "keep rlnAccumMotionEarly <= this [A]").at_least(0);
-  p.real("--max-late-motion", 0, "keep rlnAccumMotionLate <= this [A]").at_least(0);
-  p.real("--max-frame-shift", 0, "keep the largest frame-to-frame shift <= this [A]").at_least(0);
-  p.real("--min-resolution", 0, "keep a half-sum FRC resolution this good or better (<= this) [A]").at_least(0);
+  p.real("--max-total-motion", 0, "keep rlnAccumMotionTotal <= this [A] (checked only when given)").at_least(0);
+  p.real("--max-early-motion", 0, "keep rlnAccumMotionEarly <= this [A] (checked only when given)").at_least(0);
+  p.real("--max-late-motion", 0, "keep rlnAccumMotionLate <= this [A] (checked only when given)").at_least(0);
+  p.real("--max-frame-shift", 0, "keep the largest frame-to-frame shift <= this [A] (checked only when given)").at_least(0);
+  p.real("--min-resolution", 0, "keep a half-sum FRC resolution this good or better (<= this) [A] (checked only when given)").at_least(0);
   p.flag("--exclude-fallback", "refuse movies whose local alignment fell back to the global model");
   p.text("--ostar", "", "selected micrographs, STAR (default DIR/selected_micrographs.star)").meta("sel.star");
   p.text("--oxmd", "", "selected micrographs, Xmipp list (default DIR/selected_micrographs.xmd)").meta("sel.xmd");
