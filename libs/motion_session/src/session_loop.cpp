@@ -83,7 +83,9 @@ public:
         }
         return;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      // Nothing ready: look again soon (a claim is one short transaction; the movie starts within
+      // this wait of being added).
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
 
