@@ -30,8 +30,9 @@ void define_align_options(cli::Params& p) {
   p.text_required("-i", "movie (.mrc/.mrcs/.tif/.tiff/.eer), or a text file with one movie per line (batch mode: "
                         "output names hold {movie}, the movie's name without folder and extension, or "
                         "{movie_path}, its path without extension, relative to the working folder (outside it: "
-                        "absolute, without the leading /), which keeps movies of different folders apart)")
-      .alias("--i").alias("--input").meta("movie").in_section(kIo).input_file();
+                        "absolute, without the leading /), which keeps movies of different folders apart); with --session also a "
+                        "folder or a quoted glob ('Movies/*.tiff')")
+      .alias("--i").alias("--input").meta("movie").in_section(kIo);
   p.text_optional("-o", "alignment metadata: .star (frost layout) or .xmd (Xmipp layout); default <root>_align.star "
                         "beside the first output given (--oavg first); a run needs at least one output option")
       .alias("--o").meta("align.star").in_section(kIo);
@@ -58,7 +59,8 @@ void define_align_options(cli::Params& p) {
   p.flag("--float16", "write images as MRC mode 12 (half precision, at most 65504: an image beyond that is an error; "
                       "the --opsd spectrum is written divided by its median, values above 65504 clamped)")
       .in_section(kIo);
-  p.flag("--overwrite", "batch mode: align movies whose outputs already exist").in_section(kIo);
+  p.flag("--overwrite", "batch mode: align movies whose outputs already exist; --session: accept changed "
+                       "parameters and redo every movie with them").in_section(kIo);
   p.real("--gpu-mem-fraction", 0.9, "fraction of the free GPU memory the batches may use (GPU only)")
       .range(0.05, 1.0).in_section("Execution");
   p.text_optional("--storage", "persistent FFT cache (FFTW wisdom; Xmipp --storage), default $FROST_STORAGE: a "
@@ -162,8 +164,9 @@ const char* const kOutputOptions[] = {"-o",          "--oavg",        "--oavg-no
 } // namespace
 
 void validate_align_options(const cli::Params& p) {
-  // Without an output the alignment STAR would land beside the movie, in the raw-data folder.
-  bool any_output = false;
+  // Without an output the alignment STAR would land beside the movie, in the raw-data folder. A
+  // session has defaults in its folder (docs/session.md#the-session-loop).
+  bool any_output = p.given("--session");
   for (const char* o : kOutputOptions) any_output = any_output || p.given(o);
   if (!any_output)
     throw_usage_error("no output: give -o align.star, --oavg mic.mrc or another output option (see the "

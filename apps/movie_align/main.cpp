@@ -17,6 +17,8 @@
 #include "frost/motion/motion_backend.hpp"
 #include "frost/tuning/policy.hpp"
 #include "process_movie.hpp"
+#include "select_command.hpp"
+#include "session_command.hpp"
 #include "trajectories_command.hpp"
 
 namespace frost::movie_align {
@@ -33,20 +35,27 @@ public:
                 "  frost_movie_align -i movie.mrcs --sampling 1.0 --oavg mic.mrc -o mic_align.star\n"
                 "  frost_movie_align -i movies.txt --oavg 'out/{movie}.mrc'           (batch mode)\n"
                 "  frost_movie_align -i movies.txt --oavg 'out/{movie_path}.mrc'      (keeps folders apart)\n"
+                "  frost_movie_align -i 'Movies/*.tiff' --session S --watch --oavg 'S/mics/{movie}.mrc'  (live)\n"
                 "  frost_movie_align trajectories --alignment A.star --coords C.star --out T.star\n"
+                "  frost_movie_align select --session S --max-total-motion 30 --min-resolution 6\n"
                 "--device cpu runs FFTW on CPU threads; --device <id> runs every stage on that GPU (CUDA).\n"
                 "The default --device auto takes one GPU when CUDA sees any (under mpirun: the node-local\n"
-                "rank modulo the number of GPUs), else the CPU; a list of ids is shared the same way.") {}
+                "rank modulo the number of GPUs), else the CPU; a list of ids is shared the same way.\n"
+                "A --session run exits with 0 when no movie of the session failed, else with the code of its first\n"
+                "failure (3 for a corrupt or truncated movie; 3 too for failures recorded by an earlier run).") {}
 
 protected:
   void define(cli::Params& p) override {
     define_align_options(p);
+    define_session_options(p);
     add_device_option(p, "auto"); // docs/movie_align.md#command-line: the first GPU if present
   }
 
   void validate() override {
     validate_align_options(params());
-    if (is_movie_list(params().get_text("-i"))) check_batch_patterns(output_paths(params()));
+    validate_session_options(params(), output_paths(params()));
+    if (!is_session_run(params()) && is_movie_list(params().get_text("-i")))
+      check_batch_patterns(output_paths(params()));
   }
 
   /// Every file the run writes, checked with the inputs before any work: no output may name an
@@ -56,6 +65,10 @@ protected:
   void add_run_files(RunFiles& files) const override {
     OutputPaths outputs = output_paths(params());
     const std::string input = params().get_text("-i");
+    // A session's -i is a folder or a glob that the watcher reads (and may not exist yet as a
+    // file); its outputs are per movie, checked as each is written.
+    if (is_session_run(params())) return;
+    files.input("-i", input);
     if (is_movie_list(input)) {
       add_batch_run_files(files, read_movie_list(input), outputs);
       return;
@@ -81,6 +94,23 @@ protected:
     const FftStorage storage(options.storage);
     // The GPU's start-up (context, FFT planner) begins here and overlaps opening the first movie.
     const std::unique_ptr<motion::MotionBackend> backend = motion::make_motion_backend(options.gpu, options.backend);
+    if (is_session_run(params())) {
+      // One worker per GPU of the list when this process is alone; under a launcher each rank
+      // keeps the one GPU it was given, and the ranks share the session's journal.
+      std::vector<std::unique_ptr<motion::MotionBackend>> more;
+      std::vector<motion::MotionBackend*> backends{backend.get()};
+      std::vector<std::string> devices{options.gpu < 0 ? "cpu" : "cuda:" + std::to_string(options.gpu)};
+      if (options.gpu >= 0 && launcher_size() <= 1)
+        for (int gpu : device().gpus)
+          if (gpu != options.gpu) {
+            more.push_back(motion::make_motion_backend(gpu, options.backend));
+            backends.push_back(more.back().get());
+            devices.push_back("cuda:" + std::to_string(gpu));
+          }
+      const int status = run_session_command(params(), backends, devices, options, outputs);
+      storage.save();
+      return status;
+    }
     if (is_movie_list(input)) {
       const int status = run_batch(read_movie_list(input), *backend, options, outputs);
       storage.save();
@@ -103,5 +133,7 @@ protected:
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "trajectories") == 0)
     return frost::movie_align::TrajectoriesCommand().main(argc - 1, argv + 1);
+  if (argc > 1 && std::strcmp(argv[1], "select") == 0)
+    return frost::movie_align::SelectCommand().main(argc - 1, argv + 1);
   return frost::movie_align::MovieAlign().main(argc, argv);
 }

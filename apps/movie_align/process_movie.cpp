@@ -115,7 +115,7 @@ std::string default_alignment_path(const OutputPaths& out) {
 }
 
 MovieSummary process_movie(const std::string& movie, motion::MotionBackend& backend, const AlignOptions& o,
-                           const OutputPaths& requested) {
+                           const OutputPaths& requested, const MovieHooks& hooks) {
   const auto start = Clock::now();
   OutputPaths out = requested;
   if (out.alignment.empty()) out.alignment = default_alignment_path(out);
@@ -124,8 +124,10 @@ MovieSummary process_movie(const std::string& movie, motion::MotionBackend& back
 
   motion::LoadedMovie loaded = motion::load_movie(movie, o.align, backend);
   MovieFacts facts = movie_facts(loaded, o, out);
-  const motion::MovieAlignment a =
-      motion::align_movie(loaded, o.align, render_request(out, o.align.dose_weight));
+  motion::RenderRequest request = render_request(out, o.align.dose_weight);
+  if (hooks.render) request = hooks.render(request);
+  const motion::MovieAlignment a = motion::align_movie(loaded, o.align, request);
+  if (hooks.inspect) hooks.inspect(loaded, a);
   facts.seconds = a.seconds;
 
   // Write: every output of the movie in one set, renamed into place together at the end (a

@@ -2,11 +2,13 @@
 // One movie through frost_movie_align: the pipeline of libs/motion (load, align, render;
 // docs/movie_align.md#pipeline-and-backends) on the program's backend, then every output written
 // as one set. Used once in single-movie mode and per line in batch mode.
+#include <functional>
 #include <string>
 
 #include "align_options.hpp"
 #include "frost/motion/motion_backend.hpp"
 #include "frost/motion/motion_model.hpp"
+#include "frost/motion/movie_pipeline.hpp"
 
 namespace frost::movie_align {
 
@@ -20,6 +22,14 @@ struct MovieSummary {
   double seconds = 0;
 };
 
+/// What a live session adds to one movie's run (docs/session.md#the-session-loop): more sums to
+/// render (the halves of the half-sum FRC), and a look at the movie and its alignment before the
+/// outputs are written (the record's fields).
+struct MovieHooks {
+  std::function<motion::RenderRequest(motion::RenderRequest)> render;
+  std::function<void(const motion::LoadedMovie&, const motion::MovieAlignment&)> inspect;
+};
+
 /// @brief Default -o: `<root>_align.star` of the first output given (--oavg first, then the
 /// order of --help), never beside the movie (the raw-data folder); "" when `out` names none.
 std::string default_alignment_path(const OutputPaths& out);
@@ -31,6 +41,6 @@ std::string default_alignment_path(const OutputPaths& out);
 /// pixel size, more patches or control points than the movie holds), checked before the frames
 /// are loaded; Device (4) from the backend.
 MovieSummary process_movie(const std::string& movie, motion::MotionBackend& backend, const AlignOptions& options,
-                           const OutputPaths& out);
+                           const OutputPaths& out, const MovieHooks& hooks = {});
 
 } // namespace frost::movie_align

@@ -1,0 +1,109 @@
+// run_session() with a stand-in ProcessMovie (docs/session.md#the-session-loop): several worker
+// threads claim from one journal and never run a movie twice; a failing movie is recorded with its
+// reason and sets the exit code while the others finish; a second run does nothing.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "frost/core/error.hpp"
+#include "frost/motion_session/session_loop.hpp"
+#include "frost/session/journal.hpp"
+#include "frost/session/records_file.hpp"
+#include "frost/test/support.hpp"
+
+namespace frost::motion_session {
+namespace {
+
+/// Files the loop takes as movies: a name the completeness check does not know is complete.
+void write_stand_in_movies(const std::string& folder, int count) {
+  for (int i = 0; i < count; ++i) {
+    char name[64];
+    std::snprintf(name, sizeof name, "%s/movie%03d.dat", folder.c_str(), i);
+    std::FILE* f = std::fopen(name, "wb");
+    ASSERT_NE(f, nullptr) << name;
+    std::fputs("stand-in movie\n", f);
+    std::fclose(f);
+  }
+}
+
+SessionSettings stand_in_settings(const test::TempDir& dir, int workers) {
+  SessionSettings s;
+  s.input = dir.file("in");
+  s.dir = dir.file("S");
+  s.parameter_hash = "0123456789abcdef";
+  s.devices.clear();
+  for (int w = 0; w < workers; ++w) s.devices.push_back("cuda:" + std::to_string(w));
+  return s;
+}
+
+TEST(SessionLoop, WorkersNeverRunAMovieTwice) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.file("in"));
+  write_stand_in_movies(dir.file("in"), 40);
+  std::mutex m;
+  std::map<std::string, int> runs;
+  std::set<int> workers_used;
+  const ProcessMovie process = [&](int worker, const std::string& movie, session::MovieRecord&) {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      ++runs[movie];
+      workers_used.insert(worker);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  };
+  const SessionResult r = run_session(stand_in_settings(dir, 4), process);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.done, 40);
+  EXPECT_EQ(r.journal_done, 40);
+  ASSERT_EQ(runs.size(), 40u);
+  for (const auto& [movie, n] : runs) EXPECT_EQ(n, 1) << movie;
+  EXPECT_GE(workers_used.size(), 2u) << "one worker took every movie";
+  const session::RecordsRead read = session::read_records(records_path(dir.file("S")));
+  ASSERT_EQ(read.records.size(), 40u);
+  EXPECT_EQ(read.superseded, 0);
+  std::set<std::string> devices;
+  for (const session::MovieRecord& rec : read.records) {
+    EXPECT_TRUE(rec.done()) << rec.movie;
+    devices.insert(rec.device);
+  }
+  EXPECT_EQ(devices.size(), workers_used.size());
+
+  // Again: every movie is done, nothing runs.
+  runs.clear();
+  const SessionResult again = run_session(stand_in_settings(dir, 4), process);
+  EXPECT_EQ(again.done, 0);
+  EXPECT_TRUE(runs.empty());
+  EXPECT_EQ(again.journal_done, 40);
+}
+
+TEST(SessionLoop, AFailingMovieIsRecordedAndTheOthersFinish) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.file("in"));
+  write_stand_in_movies(dir.file("in"), 6);
+  const ProcessMovie process = [&](int, const std::string& movie, session::MovieRecord&) {
+    if (movie.find("movie003") != std::string::npos) throw Error(ExitCode::Device, "the stand-in device failed");
+  };
+  const SessionResult r = run_session(stand_in_settings(dir, 2), process);
+  EXPECT_EQ(r.exit_code, static_cast<int>(ExitCode::Device));
+  EXPECT_EQ(r.done, 5);
+  EXPECT_EQ(r.failed, 1);
+  for (const session::MovieRecord& rec : session::read_records(records_path(dir.file("S"))).records) {
+    if (rec.movie.find("movie003") == std::string::npos) {
+      EXPECT_TRUE(rec.done()) << rec.movie;
+    } else {
+      EXPECT_EQ(rec.status, "failed");
+      EXPECT_NE(rec.reason.find("stand-in device failed"), std::string::npos) << rec.reason;
+    }
+  }
+  // A later run that aligns nothing still says that the session holds a failure.
+  EXPECT_EQ(run_session(stand_in_settings(dir, 2), process).exit_code, static_cast<int>(ExitCode::Input));
+}
+
+} // namespace
+} // namespace frost::motion_session
