@@ -6,6 +6,7 @@
 # Test data: ../shared/data is not on the GPU machine; copy it beside the checkout first
 #   (cp -r ../shared/data .shared_data) and carry `.shared_data` with the device tool.
 # Usage: scripts/device_check.sh [--quick]     (--quick: benchmarks at small sizes only)
+#        scripts/device_check.sh --tests-only  (build and the whole suite, no benchmarks)
 #        scripts/device_check.sh --sanitize [TOOLS]
 #   --sanitize: build, then run the CUDA test programs under compute-sanitizer with each of
 #   TOOLS (default "memcheck racecheck synccheck"; the programs of one tool run side by side on
@@ -23,6 +24,8 @@ out=$(mktemp -d /tmp/frost-device-check.XXXXXX)
 mkdir -p "$final"
 quick=""
 [ "${1:-}" = "--quick" ] && quick="--quick"
+tests_only=""
+[ "${1:-}" = "--tests-only" ] && tests_only=1
 sanitize_tools=""
 if [ "${1:-}" = "--sanitize" ]; then
   sanitize_tools=${2:-memcheck racecheck synccheck}
@@ -147,6 +150,11 @@ log "tests: $summary; skipped: $skipped ($((t2 - t1)) s)"
 sed -n '/The following tests did not run/,/^$/p' "$out/ctest.log"
 
 # Benchmarks: every program under build/bench named frost_bench_*; each prints its own table.
+if [ -n "$tests_only" ]; then
+  cp "$out/ctest.log" "$final/" 2>/dev/null
+  echo "tests          : ${summary:-none} (skipped: $skipped) rc=$test_rc ($((t2 - t1)) s)"
+  exit $test_rc
+fi
 bench_rc=0
 for b in $(find "$build/bench" -type f -name 'frost_bench_*' -perm -u+x | sort); do
   name=$(basename "$b")
