@@ -54,6 +54,11 @@ deps_lib=${FROST_DEPS_LIB:-/tmp/frost-device-deps/lib}
 if [ -d "$root/.deps/lib" ]; then
   mkdir -p "$deps_lib" && cp -P "$root/.deps/lib/"* "$deps_lib/"
   export LD_LIBRARY_PATH="$deps_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  # The RPATH does not reach libtiff's own dependencies (libwebp, ...): on the throwaway GPU
+  # machine (root) the folder also goes into the loader's cache, as an installed library would.
+  if [ "$(id -u)" -eq 0 ] && [ -d /etc/ld.so.conf.d ]; then
+    echo "$deps_lib" > /etc/ld.so.conf.d/frost-device-deps.conf && ldconfig
+  fi
 fi
 if [ -f "$root/.deps/include/sqlite3.h" ] && [ -e "$deps_lib/libsqlite3.so" ]; then
   extra+=(-DSQLite3_INCLUDE_DIR="$root/.deps/include" -DSQLite3_LIBRARY="$deps_lib/libsqlite3.so")
