@@ -20,11 +20,15 @@ using WatchClock = std::chrono::steady_clock;
 void write_watched_file(const std::string& path, const std::string& text = "data") { std::ofstream(path) << text; }
 
 /// Calls next() until `path` is reported or `limit` passes; the event, and how long it took.
-std::pair<std::optional<WatchEvent>, double> wait_for(Watcher& w, const std::string& path, double limit_s = 3.0) {
+// The first event for `path`; with `closed_only`, the first that reports it closed (the watcher may
+// report a file on its creation first, when the close arrives in a later read).
+std::pair<std::optional<WatchEvent>, double> wait_for(Watcher& w, const std::string& path, double limit_s = 3.0,
+                                                      bool closed_only = false) {
   const auto t0 = WatchClock::now();
   while (std::chrono::duration<double>(WatchClock::now() - t0).count() < limit_s) {
     for (const WatchEvent& e : w.next(std::chrono::milliseconds(100)))
-      if (e.path == path) return {e, std::chrono::duration<double>(WatchClock::now() - t0).count()};
+      if (e.path == path && (e.closed || !closed_only))
+        return {e, std::chrono::duration<double>(WatchClock::now() - t0).count()};
   }
   return {std::nullopt, limit_s};
 }
@@ -71,14 +75,14 @@ TEST(SessionWatcher, InotifyReportsClosedAndRenamedFilesWithinASecond) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     write_watched_file(dir.file("m1.tiff"));
   });
-  const auto [event, seconds] = wait_for(w, dir.file("m1.tiff"));
+  const auto [event, seconds] = wait_for(w, dir.file("m1.tiff"), 3.0, true);
   writer.join();
   ASSERT_TRUE(event);
   EXPECT_TRUE(event->closed);
   EXPECT_LT(seconds, 1.0) << "a movie must start at most 1 s after it is complete";
   write_watched_file(dir.file(".m2.tiff.part"));
   ASSERT_EQ(std::rename(dir.file(".m2.tiff.part").c_str(), dir.file("m2.tiff").c_str()), 0);
-  const auto renamed = wait_for(w, dir.file("m2.tiff")).first;
+  const auto renamed = wait_for(w, dir.file("m2.tiff"), 3.0, true).first;
   ASSERT_TRUE(renamed);
   EXPECT_TRUE(renamed->closed);
   write_watched_file(dir.file("other.mrc"));
