@@ -15,7 +15,11 @@ build=${1:-$root/build-asan}
 "$root/scripts/install_deps.sh"
 "$root/scripts/install_clang.sh"
 CC=clang CXX=clang++ "$root/scripts/configure.sh" "$build" -DFROST_USE_CUDA=OFF -DFROST_BUILD_BENCH=OFF \
-  -DFROST_BUILD_TESTS=ON -DFROST_BUILD_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFROST_SANITIZE=address,undefined
+  -DFROST_BUILD_TESTS=ON -DFROST_BUILD_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFROST_SANITIZE=address,undefined \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" \
+  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG"
+# Line tables are all the sanitizers' stack traces need; full debug info made the tree's compile
+# about a sixth slower (docs/performance.md#ci).
 cmake --build "$build" --parallel "$(nproc)"
 asan=check_initialization_order=1:strict_init_order=1
 export LSAN_OPTIONS=suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0
