@@ -140,29 +140,39 @@ bool all_outputs_complete(const OutputPaths& out) {
 int run_batch(const std::vector<std::string>& movies, motion::MotionBackend& backend, const AlignOptions& options,
               const OutputPaths& pattern) {
   int failed = 0, skipped = 0, first_code = 0;
+  const auto tag = [&](std::size_t i) {
+    return "[" + std::to_string(i + 1) + "/" + std::to_string(movies.size()) + "] " + movies[i];
+  };
+  // Movies whose outputs are complete are skipped before any is loaded, so that the one loaded
+  // ahead is the next one aligned.
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < movies.size(); ++i) {
+    if (!options.overwrite && all_outputs_complete(outputs_for_movie(pattern, movies[i]))) {
+      log_info(tag(i) + ": outputs exist, skipped (--overwrite to redo)");
+      ++skipped;
+    } else {
+      todo.push_back(i);
+    }
+  }
+  motion::LoadAhead loader(options.align, backend);
   // The gain (and defect image) as applied go with the first movie aligned, once per batch.
   bool copies_written = false;
-  for (std::size_t i = 0; i < movies.size(); ++i) {
-    const std::string& movie = movies[i];
+  for (std::size_t k = 0; k < todo.size(); ++k) {
+    const std::string& movie = movies[todo[k]];
     OutputPaths out = outputs_for_movie(pattern, movie);
     out.write_reference_copies = !copies_written;
-    const std::string tag = "[" + std::to_string(i + 1) + "/" + std::to_string(movies.size()) + "] " + movie;
-    if (!options.overwrite && all_outputs_complete(out)) {
-      log_info(tag + ": outputs exist, skipped (--overwrite to redo)");
-      ++skipped;
-      continue;
-    }
+    const std::string next = k + 1 < todo.size() ? movies[todo[k + 1]] : std::string();
     try {
-      const MovieSummary s = process_movie(movie, backend, options, out);
+      const MovieSummary s = process_movie(movie, loader, options, out, {}, next);
       copies_written = true;
-      std::cout << tag << ": " << s.frames << " frames, " << (s.local_model ? "B-spline" : "global") << " model, "
-                << s.seconds << " s\n";
+      std::cout << tag(todo[k]) << ": " << s.frames << " frames, " << (s.local_model ? "B-spline" : "global")
+                << " model, " << s.seconds << " s\n";
     } catch (const Error& e) {
-      log_error(tag + ": " + e.what());
+      log_error(tag(todo[k]) + ": " + e.what());
       if (first_code == 0) first_code = static_cast<int>(e.code());
       ++failed;
     } catch (const std::exception& e) { // e.g. out of memory on one large movie: the batch goes on
-      log_error(tag + ": " + e.what());
+      log_error(tag(todo[k]) + ": " + e.what());
       if (first_code == 0) first_code = static_cast<int>(ExitCode::Runtime);
       ++failed;
     }

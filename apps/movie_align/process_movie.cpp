@@ -116,13 +116,20 @@ std::string default_alignment_path(const OutputPaths& out) {
 
 MovieSummary process_movie(const std::string& movie, motion::MotionBackend& backend, const AlignOptions& o,
                            const OutputPaths& requested, const MovieHooks& hooks) {
+  motion::LoadAhead loader(o.align, backend, false);
+  return process_movie(movie, loader, o, requested, hooks, {});
+}
+
+MovieSummary process_movie(const std::string& movie, motion::LoadAhead& loader, const AlignOptions& o,
+                           const OutputPaths& requested, const MovieHooks& hooks, const std::string& next) {
   const auto start = Clock::now();
   OutputPaths out = requested;
   if (out.alignment.empty()) out.alignment = default_alignment_path(out);
   if (out.alignment.empty())
     throw_usage_error("no output: give -o align.star, --oavg mic.mrc or another output option");
 
-  motion::LoadedMovie loaded = motion::load_movie(movie, o.align, backend);
+  motion::LoadedMovie loaded = loader.take(movie);
+  if (!next.empty()) loader.start(next);
   MovieFacts facts = movie_facts(loaded, o, out);
   motion::RenderRequest request = render_request(out, o.align.dose_weight);
   if (hooks.render) request = hooks.render(request);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "align_options.hpp"
+#include "frost/motion/load_ahead.hpp"
 #include "frost/motion/motion_backend.hpp"
 #include "frost/motion/motion_model.hpp"
 #include "frost/motion/movie_pipeline.hpp"
@@ -42,5 +43,11 @@ std::string default_alignment_path(const OutputPaths& out);
 /// are loaded; Device (4) from the backend.
 MovieSummary process_movie(const std::string& movie, motion::MotionBackend& backend, const AlignOptions& options,
                            const OutputPaths& out, const MovieHooks& hooks = {});
+
+/// @brief The same with the movie taken from `loader` (loaded ahead when it was started for it),
+/// and `next`, when not empty, started on `loader` once this movie is loaded, so that it loads
+/// while this one aligns (docs/movie_align.md#loading-ahead).
+MovieSummary process_movie(const std::string& movie, motion::LoadAhead& loader, const AlignOptions& options,
+                           const OutputPaths& out, const MovieHooks& hooks, const std::string& next);
 
 } // namespace frost::movie_align

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <sys/stat.h>
@@ -114,7 +115,12 @@ int run_session_command(const cli::Params& p, const std::vector<motion::MotionBa
   // The gain and defect copies are shared by every movie: the first worker to need them writes them.
   std::mutex copies;
   bool copies_in_progress = false;
-  const motion_session::ProcessMovie process = [&](int worker, const std::string& movie, session::MovieRecord& r) {
+  // One loader per worker: a GPU worker loads its next movie while the current one aligns.
+  std::vector<std::unique_ptr<motion::LoadAhead>> loaders;
+  for (motion::MotionBackend* b : backends) loaders.push_back(std::make_unique<motion::LoadAhead>(options.align, *b));
+  s.claim_ahead = !loaders.empty() && loaders.front()->ahead();
+  const motion_session::ProcessMovie process = [&](int worker, const std::string& movie, const std::string& next,
+                                                   session::MovieRecord& r) {
     OutputPaths out = outputs_for_movie(pattern, movie);
     {
       std::lock_guard<std::mutex> lock(copies);
@@ -135,7 +141,7 @@ int run_session_command(const cli::Params& p, const std::vector<motion::MotionBa
     };
     const auto t = std::chrono::steady_clock::now();
     const MovieSummary summary =
-        process_movie(movie, *backends[static_cast<std::size_t>(worker)], options, out, hooks);
+        process_movie(movie, *loaders[static_cast<std::size_t>(worker)], options, out, hooks, next);
     // The write stage: what process_movie took beyond the pipeline's own stages.
     double pipeline = 0;
     for (const auto& stage : r.timings_s) pipeline += stage.second;

@@ -66,8 +66,8 @@ public:
     const bool read_whole_first = reader.detects_hot_pixels();
     const std::optional<motion::StoredFrames> stored = read_whole_first ? std::nullopt : reader.stored_frames();
     if (stored) {
-      // Only decoding and dark/gain left: the file's bytes go to the GPU, which decodes them (mode
-      // 0: a quarter of the float bytes). Reading them into host memory while the device starts
+      // Only decoding and dark/gain left: the stored samples go to the GPU, which converts them
+      // (8-bit: a quarter of the float bytes); TIFF strips are decompressed by all reader threads. Reading them into host memory while the device starts
       // was measured slower (page faults on fresh memory): they are read into the pinned slots.
       wait_for_device();
       StoredFrameSource source;
@@ -77,6 +77,7 @@ public:
       source.mode0_unsigned = stored->mode0_unsigned;
       source.frame_bytes = stored->frame_bytes;
       source.row_bytes = stored->row_bytes;
+      source.decode_rows = stored->decode_rows;
       source.read = [&reader](std::int64_t offset, std::size_t bytes, unsigned char* dst) {
         reader.read_stored(offset, bytes, dst);
       };
@@ -104,6 +105,7 @@ public:
   }
 
   std::string name() const override { return "cuda:" + std::to_string(gpu_); }
+  bool loads_ahead() const override { return true; }
 
 private:
   void wait_for_device() const {

@@ -1,5 +1,6 @@
 // Frames to the device once ("Upload" in docs/movie_align.md#the-cuda-backend). Stored frames (upload_stored): the
-// file's bytes in chunks of rows; each of several CPU threads pins its own two slots (so pinning overlaps the reads)
+// stored samples (MRC file bytes, decompressed TIFF strips) in chunks of rows, or of whole frames when the TIFF's
+// strips are large; each of several CPU threads pins its own slots (so pinning overlaps the reads)
 // and owns a device staging area and a stream, reads a chunk into a free slot, and queues its copy and the decode
 // kernel (mode -> float, dark/gain) on its stream, then reads its next chunk while the copy runs. Mode 0 moves a
 // quarter of the float bytes. Host frames (upload): CPU threads decode (or copy) a group of frames into pinned slots
@@ -32,6 +33,33 @@ constexpr std::size_t kStagingGroupBytes = std::size_t{512} << 20;
 // staging is 2 x threads x chunk (64 MiB at 16 threads; pinning costs time in proportion).
 constexpr std::size_t kChunkBytes = std::size_t{2} << 20;
 constexpr int kMaxReaders = 16;
+// Whole-frame chunks (large TIFF strips) are bounded by this much pinned staging in all.
+constexpr std::size_t kFrameStagingBytes = std::size_t{512} << 20;
+
+struct StagingPlan {
+  index_t chunk_rows = 1, chunks = 1;
+  int readers = 1, slots_per_reader = 2;
+};
+
+/// Chunks of about chunk_bytes rows, unless the reader decompresses units of rows so large that
+/// chunk edges would cut many of them (each cut unit is decompressed twice): then one frame per
+/// chunk, with one slot per reader when two would exceed the staging bound (a frame's decode
+/// takes far longer than its copy, so a second slot gains little).
+StagingPlan plan_staging(std::size_t chunk_bytes, std::int64_t row_bytes, std::int64_t decode_rows, index_t ny,
+                         index_t total_rows) {
+  StagingPlan p;
+  const auto unit_bytes = static_cast<std::size_t>(std::max<std::int64_t>(decode_rows, 1) * row_bytes);
+  const bool whole_frames = unit_bytes * 16 > chunk_bytes;
+  p.chunk_rows = whole_frames ? ny : std::max<index_t>(1, static_cast<index_t>(chunk_bytes / static_cast<std::size_t>(row_bytes)));
+  p.chunks = (total_rows + p.chunk_rows - 1) / p.chunk_rows;
+  p.readers = static_cast<int>(std::max<index_t>(1, std::min<index_t>({num_threads(), kMaxReaders, p.chunks})));
+  if (!whole_frames) return p;
+  const std::size_t slot = static_cast<std::size_t>(ny) * static_cast<std::size_t>(row_bytes);
+  if (2 * slot * static_cast<std::size_t>(p.readers) > kFrameStagingBytes) p.slots_per_reader = 1;
+  p.readers = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(p.readers),
+                                                                               kFrameStagingBytes / slot)));
+  return p;
+}
 
 /// Waits for a stream at scope exit (before the pinned memory it reads is freed); a failure is
 /// reported by the stream's own synchronize() on the normal path.
@@ -105,11 +133,11 @@ void CudaMovie::Impl::upload_stored(const StoredFrameSource& source) {
   const index_t total_rows = static_cast<index_t>(count) * ny;
   const auto row_bytes = static_cast<std::size_t>(source.row_bytes);
   const std::size_t chunk_bytes = options.upload_chunk_bytes > 0 ? options.upload_chunk_bytes : kChunkBytes;
-  const index_t chunk_rows = std::max<index_t>(1, static_cast<index_t>(chunk_bytes / row_bytes));
-  const index_t chunks = (total_rows + chunk_rows - 1) / chunk_rows;
-  const int readers = static_cast<int>(std::max<index_t>(1, std::min<index_t>({num_threads(), kMaxReaders, chunks})));
+  const StagingPlan plan = plan_staging(chunk_bytes, source.row_bytes, source.decode_rows, ny, total_rows);
+  const index_t chunk_rows = plan.chunk_rows, chunks = plan.chunks;
+  const int readers = plan.readers, per_reader = plan.slots_per_reader;
   const std::size_t slot_bytes = static_cast<std::size_t>(chunk_rows) * row_bytes;
-  const std::size_t slots = 2 * static_cast<std::size_t>(readers);
+  const std::size_t slots = static_cast<std::size_t>(per_reader) * static_cast<std::size_t>(readers);
   DeviceBuffer<unsigned char> staging(slots * slot_bytes);
   std::vector<Stream> streams(static_cast<std::size_t>(readers));
   std::vector<std::unique_ptr<Event>> done;
@@ -123,13 +151,14 @@ void CudaMovie::Impl::upload_stored(const StoredFrameSource& source) {
     try {
       DeviceGuard guard(device);
       cudaStream_t s = streams[static_cast<std::size_t>(r)].get();
-      // Each thread pins its own two slots, so pinning (slow) overlaps the other threads' reads.
-      HostBuffer<unsigned char> pinned(2 * slot_bytes, HostMemory::Pinned);
+      // Each thread pins its own slots, so pinning (slow) overlaps the other threads' reads.
+      HostBuffer<unsigned char> pinned(static_cast<std::size_t>(per_reader) * slot_bytes, HostMemory::Pinned);
       const StreamDrain drain{s}; // destroyed first: no copy outlives its slot, also on errors
       bool used[2] = {false, false};
       int turn = 0;
-      for (index_t c = r; c < chunks; c += readers, turn ^= 1) {
-        const std::size_t slot = 2 * static_cast<std::size_t>(r) + static_cast<std::size_t>(turn);
+      for (index_t c = r; c < chunks; c += readers, turn = (turn + 1) % per_reader) {
+        const std::size_t slot =
+            static_cast<std::size_t>(per_reader) * static_cast<std::size_t>(r) + static_cast<std::size_t>(turn);
         if (used[turn]) done[slot]->synchronize(); // its previous copy and decode are finished
         const index_t row0 = c * chunk_rows, rows = std::min(chunk_rows, total_rows - row0);
         const std::size_t bytes = static_cast<std::size_t>(rows) * row_bytes;

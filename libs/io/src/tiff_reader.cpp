@@ -24,6 +24,7 @@ namespace {
 struct Handle {
   TIFF* tif = nullptr;
   std::string error;
+  std::vector<unsigned char> strip; ///< one decoded strip, for rows that go elsewhere than in file order
   Handle() = default;
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
@@ -134,9 +135,29 @@ struct TiffReader::Impl {
     std::lock_guard<std::mutex> lock(mutex);
     idle.push_back(std::move(h));
   }
+  void select_directory(Handle& h, index_t index) const;
+  std::uint32_t rows_per_strip(TIFF* tif) const;
   void read_raw(Handle& h, index_t index, unsigned char* raw) const;
+  void read_rows(Handle& h, index_t index, index_t y0, index_t rows, unsigned char* dst) const;
   void convert(const unsigned char* raw, float* out) const;
+  bool tiled = false;
+  std::uint32_t strip_rows = 0; ///< rows per strip of directory 0
+
+  /// A handle taken from the pool for one read, given back however the read ends.
+  class Lease {
+  public:
+    explicit Lease(const Impl& m) : m_(m), h_(m.acquire()) {}
+    ~Lease() { m_.release(std::move(h_)); }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    Handle& operator*() const { return *h_; }
+
+  private:
+    const Impl& m_;
+    std::unique_ptr<Handle> h_;
+  };
 };
+
 
 bool tiff_supported() { return true; }
 
@@ -188,6 +209,8 @@ TiffReader::TiffReader(const std::string& path, const ReadOptions& options) : im
     m.info.pixel_size = {a, a, 0};
   }
   m.row_bytes = static_cast<std::size_t>(m.layout.width) * (m.layout.bits / 8);
+  m.tiled = TIFFIsTiled(tif) != 0;
+  m.strip_rows = m.tiled ? 0 : m.rows_per_strip(tif);
   m.info.content = frames == 1 ? Content::Image : Content::Stack;
   m.info.shape = Shape{width, static_cast<index_t>(m.layout.height), 1, frames};
   m.release(std::move(h));
@@ -199,9 +222,8 @@ const ImageInfo& TiffReader::info() const { return impl_->info; }
 bool TiffReader::four_bit_packed() const { return impl_->four_bit; }
 bool TiffReader::flips_rows() const { return impl_->flip; }
 
-void TiffReader::Impl::read_raw(Handle& h, index_t index, unsigned char* raw) const {
+void TiffReader::Impl::select_directory(Handle& h, index_t index) const {
   TIFF* tif = h.tif;
-  const std::string& path = info.path;
   h.error.clear();
   // Frames are usually read in order: stepping to the next directory avoids walking the chain.
   const auto current = static_cast<index_t>(TIFFCurrentDirectory(tif));
@@ -209,7 +231,19 @@ void TiffReader::Impl::read_raw(Handle& h, index_t index, unsigned char* raw) co
                   : current == index   ? true
                                        : TIFFSetDirectory(tif, static_cast<tdir_t>(index)) != 0;
   if (!ok)
-    throw_input_error(path, "cannot read TIFF directory " + std::to_string(index) + " " + h.error);
+    throw_input_error(info.path, "cannot read TIFF directory " + std::to_string(index) + " " + h.error);
+}
+
+std::uint32_t TiffReader::Impl::rows_per_strip(TIFF* tif) const {
+  std::uint32_t rows = layout.height;
+  TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows);
+  return std::min(std::max<std::uint32_t>(rows, 1), layout.height);
+}
+
+void TiffReader::Impl::read_raw(Handle& h, index_t index, unsigned char* raw) const {
+  select_directory(h, index);
+  TIFF* tif = h.tif;
+  const std::string& path = info.path;
   const std::uint32_t height = layout.height;
   if (TIFFIsTiled(tif)) {
     std::uint32_t tw = 0, th = 0;
@@ -228,9 +262,7 @@ void TiffReader::Impl::read_raw(Handle& h, index_t index, unsigned char* raw) co
     }
     return;
   }
-  std::uint32_t rows_per_strip = height;
-  TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
-  rows_per_strip = std::min(std::max<std::uint32_t>(rows_per_strip, 1), height);
+  const std::uint32_t rows_per_strip = this->rows_per_strip(tif);
   const std::uint32_t strips = TIFFNumberOfStrips(tif);
   for (std::uint32_t s = 0; s < strips; ++s) {
     const std::uint64_t y0 = std::uint64_t(s) * rows_per_strip;
@@ -274,15 +306,53 @@ void TiffReader::read(index_t index, float* out) const {
   check_index(index);
   std::vector<unsigned char> fallback;
   unsigned char* raw = detail::staging_buffer(impl_->row_bytes * impl_->layout.height, fallback);
-  auto h = impl_->acquire();
-  try {
+  {
+    const Impl::Lease h(*impl_);
     impl_->read_raw(*h, index, raw);
-  } catch (...) {
-    impl_->release(std::move(h));
-    throw;
   }
-  impl_->release(std::move(h));
   impl_->convert(raw, out);
+}
+
+TiffReader::Storage TiffReader::storage() const {
+  return {static_cast<index_t>(impl_->row_bytes), static_cast<index_t>(impl_->strip_rows)};
+}
+
+void TiffReader::read_stored_rows(index_t index, index_t y0, index_t rows, unsigned char* dst) const {
+  check_index(index);
+  const index_t height = impl_->layout.height;
+  FROST_EXPECTS(y0 >= 0 && rows >= 0 && y0 + rows <= height, "TiffReader::read_stored_rows: rows outside the frame");
+  if (impl_->tiled) FROST_THROW(ExitCode::Runtime, "TiffReader::read_stored_rows: " + impl_->info.path + " is tiled");
+  if (rows == 0) return;
+  const Impl::Lease h(*impl_);
+  impl_->read_rows(*h, index, y0, rows, dst);
+}
+
+void TiffReader::Impl::read_rows(Handle& h, index_t index, index_t y0, index_t rows, unsigned char* dst) const {
+  select_directory(h, index);
+  TIFF* tif = h.tif;
+  const index_t height = layout.height;
+  const index_t per_strip = rows_per_strip(tif);
+  const auto rb = static_cast<index_t>(row_bytes);
+  // File rows [f0, f1) hold the requested rows; flipped, file row f lands in dst row f1 - 1 - f.
+  const index_t f0 = flip ? height - (y0 + rows) : y0, f1 = f0 + rows;
+  const auto dst_row = [&](index_t f) { return dst + (flip ? f1 - 1 - f : f - f0) * rb; };
+  for (index_t s = f0 / per_strip; s * per_strip < f1; ++s) {
+    const index_t s0 = s * per_strip, n = std::min(per_strip, height - s0);
+    const index_t lo = std::max(f0, s0), hi = std::min(f1, s0 + n);
+    // A whole strip in file order (or of one row) is decoded in place; others go through a buffer.
+    const bool in_place = lo == s0 && hi == s0 + n && (!flip || n == 1);
+    unsigned char* target = dst_row(s0);
+    if (!in_place) {
+      h.strip.resize(static_cast<std::size_t>(per_strip * rb));
+      target = h.strip.data();
+    }
+    const auto want = static_cast<tmsize_t>(n * rb);
+    if (TIFFReadEncodedStrip(tif, static_cast<std::uint32_t>(s), target, want) < want)
+      throw_input_error(info.path, "cannot decode strip " + std::to_string(s) + " of frame " + std::to_string(index) +
+                                       (h.error.empty() ? std::string(" (short strip)") : " (" + h.error + ")"));
+    if (in_place) continue;
+    for (index_t f = lo; f < hi; ++f) std::memcpy(dst_row(f), target + (f - s0) * rb, static_cast<std::size_t>(rb));
+  }
 }
 
 } // namespace frost::io

@@ -18,5 +18,7 @@ const ImageInfo& TiffReader::info() const { return impl_->info; }
 void TiffReader::read(index_t, float*) const {}
 bool TiffReader::four_bit_packed() const { return false; }
 bool TiffReader::flips_rows() const { return false; }
+TiffReader::Storage TiffReader::storage() const { return {}; }
+void TiffReader::read_stored_rows(index_t, index_t, index_t, unsigned char*) const {}
 
 } // namespace frost::io

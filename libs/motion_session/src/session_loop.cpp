@@ -66,11 +66,17 @@ public:
 
   void run() {
     bool waited_for_deferred = false;
+    std::optional<session::MovieEntry> ahead; // claimed while the movie before it ran
     while (true) {
       const bool ending = sh_.input_done.load();
-      if (std::optional<session::MovieEntry> e = journal_.claim_next(self_)) {
+      std::optional<session::MovieEntry> e = ahead ? std::move(ahead) : journal_.claim_next(self_);
+      ahead.reset();
+      if (e) {
+        // With claim_ahead the next movie is claimed now, so that the caller can load it while this
+        // one aligns; a kill leaves both `running`, and the next run redoes both.
+        if (sh_.s.claim_ahead) ahead = journal_.claim_next(self_);
         ++sh_.busy;
-        run_one(*e, ending);
+        run_one(*e, ending, ahead ? ready_path(*ahead) : std::string());
         --sh_.busy;
         continue;
       }
@@ -96,7 +102,13 @@ private:
     return o;
   }
 
-  void run_one(const session::MovieEntry& e, bool ending) {
+  /// The path of a claimed movie when it is complete now (what may be loaded ahead), else "".
+  static std::string ready_path(const session::MovieEntry& e) {
+    const session::Completeness c = session::check_movie_structure(e.fingerprint.path).status;
+    return c == session::Completeness::Complete ? e.fingerprint.path : std::string();
+  }
+
+  void run_one(const session::MovieEntry& e, bool ending, const std::string& next) {
     const std::string& path = e.fingerprint.path;
     const double check_at = unix_now();
     // The structure is checked again at the claim: a row may come from another process or an
@@ -128,7 +140,7 @@ private:
     } else {
       r.motion_at = unix_now();
       try {
-        sh_.process(index_, path, r);
+        sh_.process(index_, path, next, r);
       } catch (const Error& err) {
         r.status = "failed";
         r.reason = err.what();

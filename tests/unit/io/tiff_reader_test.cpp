@@ -8,6 +8,7 @@
 
 #include "frost/core/error.hpp"
 #include "frost/io/image_io.hpp"
+#include "frost/io/mrc_codec.hpp"
 #include "frost/io/mrc_reader.hpp"
 #include "frost/io/tiff_reader.hpp"
 #include "frost/test/support.hpp"
@@ -99,7 +100,8 @@ struct Sample {
 
 /// Writes `frames` frames of width x height with libtiff and returns the values written.
 std::vector<float> write_tiff(const std::string& path, const Sample& s, int compression, bool tiled,
-                              std::uint32_t width, std::uint32_t height, int frames, std::uint32_t seed) {
+                              std::uint32_t width, std::uint32_t height, int frames, std::uint32_t seed,
+                              std::uint32_t rows_per_strip = 7) {
   TIFF* tif = TIFFOpen(path.c_str(), "w");
   EXPECT_NE(tif, nullptr);
   std::vector<float> values;
@@ -145,7 +147,7 @@ std::vector<float> write_tiff(const std::string& path, const Sample& s, int comp
           TIFFWriteTile(tif, tile.data(), x0, y0, 0, 0);
         }
     } else {
-      TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, 7);
+      TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, rows_per_strip);
       for (std::uint32_t y = 0; y < height; ++y) TIFFWriteScanline(tif, &frame[std::size_t(y) * width * bpp], y, 0);
     }
     TIFFWriteDirectory(tif);
@@ -269,6 +271,77 @@ TEST(TiffSynthetic, FramesDecodeInParallelAndByAddress) {
   EXPECT_EQ(image_count(p), 12);
   EXPECT_EQ(read_image("12@" + p, no_flip()).image[5], ref[11 * 48 * 40 + 5]);
   EXPECT_THROW(read_image("13@" + p), Error);
+}
+
+// The stored rows a GPU converts itself (docs/formats.md#tiff-movies): any window of rows, in
+// read() order, decoded from only the strips that hold it, equals read() once converted as the
+// MRC mode of the same samples.
+TEST(TiffSynthetic, StoredRowsOfAnyWindowConvertToTheFloatsOfRead) {
+  struct Stored {
+    Sample sample;
+    int mode;
+    bool mode0_unsigned;
+  };
+  const Stored kinds[] = {{{8, SAMPLEFORMAT_UINT, 0, 255}, 0, true},
+                          {{8, SAMPLEFORMAT_INT, -128, 127}, 0, false},
+                          {{16, SAMPLEFORMAT_INT, -32768, 32767}, 1, false},
+                          {{16, SAMPLEFORMAT_UINT, 0, 65535}, 6, false},
+                          {{32, SAMPLEFORMAT_IEEEFP, -1e3, 1e3}, 2, false}};
+  test::TempDir dir;
+  const std::uint32_t w = 23, h = 31;
+  int k = 0;
+  for (const Stored& kind : kinds)
+    for (int compression : {COMPRESSION_NONE, COMPRESSION_LZW, COMPRESSION_ADOBE_DEFLATE})
+      for (std::uint32_t rows_per_strip : {1u, 4u, h}) {
+        const std::string p = dir.file("s" + std::to_string(k++) + ".tif");
+        write_tiff(p, kind.sample, compression, false, w, h, 3, 7u + std::uint32_t(k), rows_per_strip);
+        for (bool flip : {true, false}) {
+          ReadOptions o;
+          o.tiff_flip_y = flip;
+          const TiffReader r(p, o);
+          const TiffReader::Storage st = r.storage();
+          ASSERT_EQ(st.rows_per_strip, index_t(rows_per_strip));
+          ASSERT_EQ(st.row_bytes, index_t(mrc_row_bytes(kind.mode, w)));
+          for (index_t f : {index_t(2), index_t(0)}) {
+            const Image<float> ref = r.read(f);
+            for (const auto& [y0, rows] : {std::pair<index_t, index_t>{0, h}, {0, 1}, {3, 9}, {h - 5, 5}, {13, 1}}) {
+              std::vector<unsigned char> raw(std::size_t(rows * st.row_bytes));
+              r.read_stored_rows(f, y0, rows, raw.data());
+              std::vector<float> got(std::size_t(rows) * w);
+              decode_mrc_rows(kind.mode, raw.data(), false, kind.mode0_unsigned, w, rows, got.data());
+              for (index_t i = 0; i < rows * index_t(w); ++i)
+                ASSERT_EQ(got[std::size_t(i)], ref[y0 * index_t(w) + i])
+                    << p << " mode " << kind.mode << " flip " << flip << " frame " << f << " rows " << y0 << "+" << rows;
+            }
+          }
+        }
+      }
+}
+
+TEST(TiffSynthetic, StoredRowsOfFourBitFramesStayPacked) {
+  test::TempDir dir;
+  const std::string p = dir.file("packed.tif");
+  write_tiff(p, {8, SAMPLEFORMAT_UINT, 0, 255}, COMPRESSION_LZW, false, 10, 6, 2, 5, 2);
+  ReadOptions o;
+  o.tiff_4bit = Switch::Yes;
+  const TiffReader r(p, o);
+  EXPECT_EQ(r.storage().row_bytes, 10);
+  const Image<float> ref = r.read(1);
+  std::vector<unsigned char> raw(10 * 3);
+  r.read_stored_rows(1, 2, 3, raw.data());
+  std::vector<float> got(20 * 3);
+  decode_mrc_rows(101, raw.data(), false, false, 20, 3, got.data());
+  for (index_t i = 0; i < 60; ++i) ASSERT_EQ(got[std::size_t(i)], ref[40 + i]) << i;
+}
+
+TEST(TiffSynthetic, StoredRowsOfATiledFileAreRefused) {
+  test::TempDir dir;
+  const std::string p = dir.file("tiled.tif");
+  write_tiff(p, {8, SAMPLEFORMAT_UINT, 0, 255}, COMPRESSION_NONE, true, 20, 20, 1, 3);
+  const TiffReader r(p);
+  EXPECT_EQ(r.storage().rows_per_strip, 0);
+  std::vector<unsigned char> raw(20);
+  EXPECT_THROW(r.read_stored_rows(0, 0, 1, raw.data()), Error);
 }
 
 } // namespace

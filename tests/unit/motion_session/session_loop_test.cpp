@@ -49,7 +49,7 @@ TEST(SessionLoop, WorkersNeverRunAMovieTwice) {
   std::mutex m;
   std::map<std::string, int> runs;
   std::set<int> workers_used;
-  const ProcessMovie process = [&](int worker, const std::string& movie, session::MovieRecord&) {
+  const ProcessMovie process = [&](int worker, const std::string& movie, const std::string&, session::MovieRecord&) {
     {
       std::lock_guard<std::mutex> lock(m);
       ++runs[movie];
@@ -86,7 +86,7 @@ TEST(SessionLoop, AFailingMovieIsRecordedAndTheOthersFinish) {
   test::TempDir dir;
   std::filesystem::create_directories(dir.file("in"));
   write_stand_in_movies(dir.file("in"), 6);
-  const ProcessMovie process = [&](int, const std::string& movie, session::MovieRecord&) {
+  const ProcessMovie process = [&](int, const std::string& movie, const std::string&, session::MovieRecord&) {
     if (movie.find("movie003") != std::string::npos) throw Error(ExitCode::Device, "the stand-in device failed");
   };
   const SessionResult r = run_session(stand_in_settings(dir, 2), process);
@@ -103,6 +103,45 @@ TEST(SessionLoop, AFailingMovieIsRecordedAndTheOthersFinish) {
   }
   // A later run that aligns nothing still says that the session holds a failure.
   EXPECT_EQ(run_session(stand_in_settings(dir, 2), process).exit_code, static_cast<int>(ExitCode::Input));
+}
+
+// Claim ahead (docs/session.md#loading-ahead): each worker is told the movie it will do next, which
+// is then the next movie it is given; every movie still runs once, and a rerun does nothing.
+TEST(SessionLoop, ClaimAheadNamesTheWorkersNextMovie) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.file("in"));
+  write_stand_in_movies(dir.file("in"), 30);
+  std::mutex m;
+  std::map<std::string, int> runs;
+  std::map<int, std::string> promised; // worker -> the `next` it was given last
+  int kept = 0, hinted = 0;
+  const ProcessMovie process = [&](int worker, const std::string& movie, const std::string& next,
+                                   session::MovieRecord&) {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      ++runs[movie];
+      auto p = promised.find(worker);
+      if (p != promised.end() && !p->second.empty()) {
+        EXPECT_EQ(p->second, movie) << "worker " << worker << " was promised another movie";
+        ++kept;
+      }
+      promised[worker] = next;
+      hinted += !next.empty();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  };
+  SessionSettings s = stand_in_settings(dir, 3);
+  s.claim_ahead = true;
+  const SessionResult r = run_session(s, process);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.journal_done, 30);
+  ASSERT_EQ(runs.size(), 30u);
+  for (const auto& [movie, n] : runs) EXPECT_EQ(n, 1) << movie;
+  EXPECT_EQ(kept, hinted);
+  EXPECT_GE(hinted, 24) << "30 movies over 3 workers: all but each worker's last are named ahead";
+  runs.clear();
+  EXPECT_EQ(run_session(s, process).done, 0);
+  EXPECT_TRUE(runs.empty());
 }
 
 } // namespace

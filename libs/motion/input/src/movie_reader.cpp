@@ -10,6 +10,7 @@
 #include "frost/io/image_ref.hpp"
 #include "frost/io/mrc_codec.hpp"
 #include "frost/io/mrc_reader.hpp"
+#include "frost/io/tiff_reader.hpp"
 #include "frost/motion/reference_images.hpp"
 #include "movie_reader_impl.hpp"
 
@@ -154,11 +155,41 @@ const Image<std::uint8_t>& MovieReader::bad_pixel_mask() const { return impl_->m
 const HotPixelReport& MovieReader::hot_pixels() const { return impl_->hot; }
 bool MovieReader::detects_hot_pixels() const { return impl_->options.hot_pixel_sigma > 0; }
 
+namespace {
+
+/// The MRC mode whose samples a TIFF of this sample type stores (nullopt: none, or 32-bit ints).
+std::optional<std::int32_t> tiff_sample_mode(io::SampleType sample) {
+  switch (sample) {
+  case io::SampleType::UInt8:
+  case io::SampleType::Int8: return 0;
+  case io::SampleType::Int16: return 1;
+  case io::SampleType::UInt16: return 6;
+  case io::SampleType::Float32: return 2;
+  case io::SampleType::UInt4: return 101;
+  default: return std::nullopt;
+  }
+}
+
+} // namespace
+
 std::optional<StoredFrames> MovieReader::stored_frames() const {
   const Impl& m = *impl_;
-  const auto* mrc = dynamic_cast<const io::MrcReader*>(m.source.get());
-  if (!mrc || mrc->permuted() || !m.binner->identity() || m.filler || m.options.hot_pixel_sigma > 0) return std::nullopt;
+  if (!m.binner->identity() || m.filler || m.options.hot_pixel_sigma > 0) return std::nullopt;
   StoredFrames s;
+  if (const auto* tiff = dynamic_cast<const io::TiffReader*>(m.source.get())) {
+    const io::TiffReader::Storage st = tiff->storage();
+    const std::optional<std::int32_t> mode = tiff_sample_mode(tiff->info().sample);
+    if (!mode || st.rows_per_strip == 0) return std::nullopt;
+    s.mode = *mode;
+    s.mode0_unsigned = tiff->info().sample == io::SampleType::UInt8;
+    s.row_bytes = st.row_bytes;
+    s.frame_bytes = st.row_bytes * m.raw_h;
+    s.decode_rows = st.rows_per_strip;
+    if (s.row_bytes != static_cast<std::int64_t>(io::mrc_row_bytes(s.mode, m.raw_w))) return std::nullopt;
+    return s;
+  }
+  const auto* mrc = dynamic_cast<const io::MrcReader*>(m.source.get());
+  if (!mrc || mrc->permuted()) return std::nullopt;
   s.mode = mrc->header().mode;
   s.swap = mrc->info().big_endian;
   s.mode0_unsigned = mrc->mode0_unsigned();
@@ -170,8 +201,21 @@ std::optional<StoredFrames> MovieReader::stored_frames() const {
 
 void MovieReader::read_stored(std::int64_t offset, std::size_t bytes, unsigned char* dst) const {
   const Impl& m = *impl_;
+  if (const auto* tiff = dynamic_cast<const io::TiffReader*>(m.source.get())) {
+    const std::int64_t row = tiff->storage().row_bytes, n = static_cast<std::int64_t>(bytes);
+    FROST_EXPECTS(offset >= 0 && offset % row == 0 && n % row == 0 && offset + n <= m.count * row * m.raw_h,
+                  "read_stored: a TIFF movie is read in whole rows of the selected frames");
+    // The rows may span frames: each frame's part is its own read.
+    for (std::int64_t g = offset / row, end = (offset + n) / row; g < end;) {
+      const std::int64_t t = g / m.raw_h, y = g % m.raw_h, rows = std::min(end - g, m.raw_h - y);
+      tiff->read_stored_rows(m.first + t, y, rows, dst);
+      dst += rows * row;
+      g += rows;
+    }
+    return;
+  }
   const auto* mrc = dynamic_cast<const io::MrcReader*>(m.source.get());
-  FROST_EXPECTS(mrc != nullptr, "read_stored: the movie is not an MRC file");
+  FROST_EXPECTS(mrc != nullptr, "read_stored: the movie is neither an MRC nor a TIFF file");
   const std::int64_t end = m.count * mrc->item_bytes();
   FROST_EXPECTS(offset >= 0 && offset + static_cast<std::int64_t>(bytes) <= end,
                 "read_stored: bytes outside the selected frames");

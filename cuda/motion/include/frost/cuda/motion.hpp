@@ -102,6 +102,9 @@ struct StoredFrameSource {
   bool mode0_unsigned = false; ///< mode-0 bytes are uint8
   std::int64_t frame_bytes = 0; ///< bytes of one frame: height rows of row_bytes
   std::int64_t row_bytes = 0;
+  /// Rows the reader decompresses together (a TIFF strip; 1 for MRC bytes): when a chunk of
+  /// rows would cut too many of these units, each read is one whole frame instead.
+  std::int64_t decode_rows = 1;
   /// Reads bytes [offset, offset + bytes) of the frames' data (frame t at t·frame_bytes);
   /// called from several CPU threads at once.
   std::function<void(std::int64_t offset, std::size_t bytes, unsigned char* dst)> read;

@@ -35,6 +35,18 @@ public:
   /// @brief True when rows are flipped on read.
   bool flips_rows() const;
 
+  /// @brief How frames are stored, for callers that decode the samples themselves (a GPU).
+  struct Storage {
+    index_t row_bytes = 0;      ///< stored bytes of one row (4-bit packed: half the width)
+    index_t rows_per_strip = 0; ///< rows compressed together; 0 when the file is tiled
+  };
+  Storage storage() const;
+  /// @brief Rows [y0, y0 + rows) of frame `index` as stored samples (host byte order, 4-bit
+  /// still packed), in the order read() gives them (flipped unless tiff_flip_y is false), into
+  /// `dst` (rows x storage().row_bytes bytes). Only the strips holding those rows are decoded, so
+  /// several threads can share one frame. Strips only: Runtime error for a tiled file.
+  void read_stored_rows(index_t index, index_t y0, index_t rows, unsigned char* dst) const;
+
 private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -27,14 +27,20 @@ struct SessionSettings {
   /// One worker thread per entry, each claiming from the journal on its own; the text is the
   /// records' device ("cpu" or "cuda:N"). One entry per GPU runs one movie per GPU at a time.
   std::vector<std::string> devices = {"cpu"};
+  /// Each worker claims its next movie when it starts one and names it to ProcessMovie, which
+  /// may load it meanwhile (a GPU worker; docs/session.md#loading-ahead).
+  bool claim_ahead = false;
 };
 
 /// @brief Aligns `movie` on worker `worker`'s device (index into SessionSettings::devices) and
 /// writes its outputs as one set (committed before it returns), filling `record`'s movie and output
 /// fields (fill_motion_fields()). Called from the workers' threads, one movie per worker at a time.
+/// `next` is the movie this worker has claimed to do next and that is complete now ("" when none;
+/// only with SessionSettings::claim_ahead), to be loaded while `movie` aligns.
 /// Throws frost::Error (or another exception) when the movie fails; the loop records the message
 /// as the reason.
-using ProcessMovie = std::function<void(int worker, const std::string& movie, session::MovieRecord& record)>;
+using ProcessMovie = std::function<void(int worker, const std::string& movie, const std::string& next,
+                                        session::MovieRecord& record)>;
 
 struct SessionResult {
   int done = 0, failed = 0;      ///< movies this process finished

@@ -55,6 +55,9 @@ public:
   virtual std::unique_ptr<MovieFrames> load(Image<float> frames, int first_frame) = 0;
   /// "cpu" or "cuda:<id>".
   virtual std::string name() const = 0;
+  /// @brief True when loading a movie while another one aligns pays (a GPU: the load decodes on
+  /// CPU threads, the alignment runs on the device); false where both would share the same cores.
+  virtual bool loads_ahead() const { return false; }
 };
 
 /// @brief The backend of `gpu`: the CPU for gpu < 0, else CUDA device `gpu`, whose start-up

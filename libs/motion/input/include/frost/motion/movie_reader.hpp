@@ -38,14 +38,20 @@ struct MovieReadOptions {
 };
 
 /// @brief How the selected frames are stored when the only host work they need is decoding and
-/// dark/gain (an MRC movie, items not permuted, no binning, no bad pixels): a device can take
-/// the file bytes and decode them itself (io::mrc_pixel, then corrected_pixel).
+/// dark/gain (no binning, no bad pixels, no hot-pixel detection): a device can take the stored
+/// samples and convert them itself (io::mrc_pixel, then corrected_pixel). An MRC movie (items not
+/// permuted) gives its file bytes; a striped TIFF movie its decompressed rows, flipped as
+/// read_frame() flips them, described by the MRC mode of the same samples
+/// (docs/movie_align.md#loading-frames).
 struct StoredFrames {
   std::int32_t mode = 2;        ///< MRC mode (0, 1, 2, 6, 12, 101)
   bool swap = false;            ///< big-endian data
   bool mode0_unsigned = false;  ///< mode-0 bytes are uint8
   std::int64_t frame_bytes = 0; ///< bytes of one frame (rows of row_bytes, no gaps)
   std::int64_t row_bytes = 0;   ///< bytes of one row (mode 101: ceil(width/2))
+  /// Rows the host decompresses as one unit (a TIFF strip; 1 for MRC): a read of a few rows of
+  /// a large unit costs the whole unit, so readers should then take whole frames.
+  std::int64_t decode_rows = 1;
 };
 
 /// @brief Opens a movie and yields its corrected, binned frames.
@@ -92,11 +98,12 @@ public:
   /// (frame_shape().total() floats). Bad pixels known so far are replaced. Thread-safe.
   void read_frame(index_t t, float* out) const;
   /// @brief The storage of the selected frames when read_frame() would only decode them and
-  /// apply dark() and gain(); nullopt otherwise (TIFF, EER, binning, defects, zero-gain pixels,
-  /// hot-pixel detection, permuted volumes).
+  /// apply dark() and gain(); nullopt otherwise (EER, tiled or 32-bit integer TIFF, binning,
+  /// defects, zero-gain pixels, hot-pixel detection, permuted volumes).
   std::optional<StoredFrames> stored_frames() const;
   /// @brief Bytes [offset, offset + bytes) of the selected frames' stored data (frame t starts
-  /// at t·frame_bytes); only when stored_frames() has a value. Thread-safe.
+  /// at t·frame_bytes); only when stored_frames() has a value. TIFF: offset and bytes are whole
+  /// rows. Thread-safe: TIFF strips decode in parallel.
   void read_stored(std::int64_t offset, std::size_t bytes, unsigned char* dst) const;
   /// The dark and gain references at the raw size, as read_frame() applies them (empty: none).
   const Image<float>& dark() const;

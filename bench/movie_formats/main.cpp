@@ -1,0 +1,218 @@
+// frost_bench_movie_formats: the formats people collect, at MRC speed? One synthetic K3-size
+// counting movie (5760x4092x30 by default) as MRC mode 0, LZW TIFF and Deflate TIFF (libtiff's
+// tiffcp compresses an uncompressed TIFF written with libtiff from the MRC's bytes). For each:
+//  - decode: the stored-frame path of MovieReader (what the GPU backend uploads) on 1, 2, 8 and 16
+//    threads, GB/s of decoded 8-bit frames, in process;
+//  - one frost_movie_align process (GPU, global + local, dose-weighted sum written), best of R,
+//    with its Load stage;
+//  - a stream: one frost_movie_align process over a list of S copies (hard links), the cost of one
+//    more movie = (stream wall - single wall) / (S - 1);
+//  - MotionCor3 on the same file and on the same copies (-Serial 1) when $FROST_MOTIONCOR3 names it.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../common/bench_main.hpp"
+#include "bench_movie.hpp"
+#include "frost/core/error.hpp"
+#include "frost/metadata/metadata_file.hpp"
+#include "frost/motion/movie_reader.hpp"
+#include "tiff_copy.hpp"
+
+namespace frost::bench {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+struct Options {
+  std::string workdir = "bench-movie-formats";
+  int x = 5760, y = 4092, frames = 30;
+  int repeats = 2, stream = 10, gpu = 0;
+  std::vector<int> threads = {1, 2, 8, 16};
+  std::string motioncor3;
+};
+
+void usage() {
+  std::printf("usage: frost_bench_movie_formats [--workdir DIR] [--size XxYxN] [--repeats R] [--stream S]\n"
+              "                                 [--gpu ID] [--threads 1,2,8,16]\n"
+              "  MotionCor3 runs beside frost when $FROST_MOTIONCOR3 names its executable; tiffcp must be on PATH.\n");
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  if (const char* m = std::getenv("FROST_MOTIONCOR3")) o.motioncor3 = m;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw_usage_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--workdir") o.workdir = value();
+    else if (a == "--size") {
+      if (std::sscanf(value().c_str(), "%dx%dx%d", &o.x, &o.y, &o.frames) != 3) throw_usage_error("--size XxYxN");
+    } else if (a == "--repeats") o.repeats = std::max(1, std::stoi(value()));
+    else if (a == "--stream") o.stream = std::max(0, std::stoi(value()));
+    else if (a == "--gpu") o.gpu = std::stoi(value());
+    else if (a == "--threads") {
+      o.threads.clear();
+      std::stringstream ss(value());
+      for (std::string t; std::getline(ss, t, ',');) o.threads.push_back(std::stoi(t));
+    } else if (a == "--help" || a == "-h") {
+      usage();
+      std::exit(0);
+    } else throw_usage_error("unknown option " + a);
+  }
+  return o;
+}
+
+int shell(const std::string& cmd) { return std::system(cmd.c_str()); }
+
+/// GB/s of decoded frames through MovieReader::read_stored (frames split over `threads` threads,
+/// each reading whole frames into its own buffer), best of two.
+double decode_rate(const std::string& movie, int threads) {
+  motion::MovieReadOptions ro;
+  ro.threads = threads;
+  const motion::MovieReader reader(movie, ro);
+  const std::optional<motion::StoredFrames> st = reader.stored_frames();
+  if (!st) return -1;
+  const index_t n = reader.frame_count();
+  double best = 1e30;
+  for (int round = 0; round < 2; ++round) {
+    const auto t0 = Clock::now();
+    std::vector<std::thread> pool;
+    for (int k = 0; k < threads; ++k)
+      pool.emplace_back([&, k] {
+        std::vector<unsigned char> buf(static_cast<std::size_t>(st->frame_bytes));
+        for (index_t t = k; t < n; t += threads)
+          reader.read_stored(t * st->frame_bytes, buf.size(), buf.data());
+      });
+    for (std::thread& th : pool) th.join();
+    best = std::min(best, since(t0));
+  }
+  return static_cast<double>(n * st->frame_bytes) / best / 1e9;
+}
+
+struct FrostRun {
+  double wall = -1, load = -1;
+};
+
+FrostRun run_frost(const std::string& input, const std::string& out_root, int gpu) {
+  std::ostringstream cmd;
+  cmd << FROST_MOVIE_ALIGN_EXE << " -i " << input << " --sampling 1.0 --oavg '" << out_root << ".mrc' -o '" << out_root
+      << ".star' --dose-weight --dose-per-frame 1.0 --overwrite --device " << gpu << " > " << out_root << ".log 2>&1";
+  const auto t0 = Clock::now();
+  FrostRun r;
+  if (shell(cmd.str()) != 0) return r;
+  r.wall = since(t0);
+  try {
+    r.load = meta::MetadataFile::read(out_root + ".star").block("general").get_double("frostTimeLoad");
+  } catch (const Error&) { // a list writes one STAR per movie
+  }
+  return r;
+}
+
+/// MotionCor3 on one file (-InMrc/-InTiff) or a folder (-Serial 1): wall seconds, -1 on failure.
+double run_motioncor3(const std::string& exe, const std::string& input, bool tiff, bool folder, const std::string& out,
+                      int gpu) {
+  std::ostringstream cmd;
+  cmd << exe << (tiff ? " -InTiff " : " -InMrc ") << input;
+  if (folder) cmd << " -InSuffix " << (tiff ? ".tif" : ".mrc") << " -Serial 1";
+  cmd << " -OutMrc " << out << " -Patch 5 5 -FmDose 1 -PixSize 1 -Gpu " << gpu << " > " << out << ".log 2>&1";
+  const auto t0 = Clock::now();
+  return shell(cmd.str()) == 0 ? since(t0) : -1;
+}
+
+struct Format {
+  std::string name, file;
+  bool tiff;
+};
+
+int run(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  fs::create_directories(o.workdir);
+  const std::string dir = fs::absolute(o.workdir).string();
+  const MovieSize size{"k3", o.x, o.y, o.frames};
+  std::printf("# frost_bench_movie_formats: %dx%dx%d counts, GPU %d, %d repeats, stream of %d; MotionCor3: %s\n", o.x,
+              o.y, o.frames, o.gpu, o.repeats, o.stream, o.motioncor3.empty() ? "not given" : o.motioncor3.c_str());
+  const std::string mrc = dir + "/movie.mrc", plain = dir + "/plain.tif";
+  write_synthetic_movie(mrc, size, 1.0);
+  write_tiff_copy(mrc, plain);
+  std::vector<Format> formats = {{"mrc", mrc, false}};
+  for (const char* c : {"lzw", "zip"}) {
+    const std::string f = dir + "/movie_" + c + ".tif";
+    if (shell("tiffcp -c " + std::string(c) + " " + plain + " " + f) != 0)
+      std::printf("# tiffcp -c %s failed or is not on PATH: %s skipped\n", c, c);
+    else formats.push_back({c, f, true});
+  }
+  fs::remove(plain);
+
+  std::printf("%-4s %9s", "fmt", "MB");
+  for (int t : o.threads) std::printf(" %7s", ("dec" + std::to_string(t)).c_str());
+  std::printf(" %8s %7s %9s %9s %9s\n", "frost_s", "load_s", "frost_per", "mc3_s", "mc3_per");
+  for (const Format& f : formats) {
+    const double mb = static_cast<double>(fs::file_size(f.file)) / 1e6;
+    std::vector<double> rates;
+    for (int t : o.threads) rates.push_back(decode_rate(f.file, t));
+    FrostRun best;
+    for (int r = 0; r < o.repeats; ++r) {
+      const FrostRun one = run_frost(f.file, dir + "/out_" + f.name, o.gpu);
+      if (one.wall > 0 && (best.wall < 0 || one.wall < best.wall)) best = one;
+    }
+    // The stream: hard links (real directory entries, which MotionCor3's -Serial needs).
+    double frost_per = -1, mc3_single = -1, mc3_per = -1;
+    const std::string sdir = dir + "/stream_" + f.name, ext = f.tiff ? ".tif" : ".mrc";
+    if (o.stream >= 2) {
+      fs::remove_all(sdir);
+      fs::create_directories(sdir + "/out");
+      std::ofstream list(sdir + "/movies.txt");
+      for (int i = 0; i < o.stream; ++i) {
+        const std::string link = sdir + "/m" + std::to_string(i) + ext;
+        fs::create_hard_link(f.file, link);
+        list << link << "\n";
+      }
+      list.close();
+      const auto t0 = Clock::now();
+      const FrostRun all = run_frost(sdir + "/movies.txt", sdir + "/out/{movie}", o.gpu);
+      const double wall = since(t0);
+      if (all.wall > 0 && best.wall > 0) frost_per = (wall - best.wall) / (o.stream - 1);
+    }
+    if (!o.motioncor3.empty()) {
+      for (int r = 0; r < o.repeats; ++r) {
+        const double w = run_motioncor3(o.motioncor3, f.file, f.tiff, false, dir + "/mc3_" + f.name + ".mrc", o.gpu);
+        if (w > 0 && (mc3_single < 0 || w < mc3_single)) mc3_single = w;
+      }
+      if (o.stream >= 2 && mc3_single > 0) {
+        fs::create_directories(sdir + "/mc3");
+        const double w = run_motioncor3(o.motioncor3, sdir + "/", f.tiff, true, sdir + "/mc3/", o.gpu);
+        if (w > 0) mc3_per = (w - mc3_single) / (o.stream - 1);
+      }
+    }
+    fs::remove_all(sdir);
+    std::printf("%-4s %9.1f", f.name.c_str(), mb);
+    for (double r : rates) std::printf(" %7.2f", r);
+    std::printf(" %8.3f %7.3f %9.3f %9.3f %9.3f\n", best.wall, best.load, frost_per, mc3_single, mc3_per);
+    std::fflush(stdout);
+  }
+  std::printf("# decN: GB/s of decoded 8-bit frames on N threads (stored-frame path, in process); frost_s: one\n"
+              "# frost_movie_align process, best of %d (load_s its Load stage: decode + upload); frost_per: one more\n"
+              "# movie of a list of %d; mc3_s / mc3_per: MotionCor3 -Patch 5 5 the same way (-Serial 1 over a folder)\n",
+              o.repeats, o.stream);
+  return 0;
+}
+
+} // namespace
+} // namespace frost::bench
+
+int main(int argc, char** argv) {
+  return frost::bench::bench_main("frost_bench_movie_formats", [&] { return frost::bench::run(argc, argv); });
+}
