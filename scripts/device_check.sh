@@ -7,6 +7,7 @@
 #   (cp -r ../shared/data .shared_data) and carry `.shared_data` with the device tool.
 # Usage: scripts/device_check.sh [--quick]     (--quick: benchmarks at small sizes only)
 #        scripts/device_check.sh --tests-only  (build and the whole suite, no benchmarks)
+#        scripts/device_check.sh --build-only  (configure and build, for a command of one's own next)
 #        scripts/device_check.sh --sanitize [TOOLS]
 #   --sanitize: build, then run the CUDA test programs under compute-sanitizer with each of
 #   TOOLS (default "memcheck racecheck synccheck"; the programs of one tool run side by side on
@@ -26,6 +27,8 @@ quick=""
 [ "${1:-}" = "--quick" ] && quick="--quick"
 tests_only=""
 [ "${1:-}" = "--tests-only" ] && tests_only=1
+build_only=""
+[ "${1:-}" = "--build-only" ] && build_only=1
 sanitize_tools=""
 if [ "${1:-}" = "--sanitize" ]; then
   sanitize_tools=${2:-memcheck racecheck synccheck}
@@ -82,6 +85,7 @@ if [ $build_rc -ne 0 ]; then
   exit 1
 fi
 grep -E "^-- +(CUDA|FFTW|TIFF|HDF5|MPI) " "$out/configure.log"
+[ -n "$build_only" ] && exit 0
 
 if [ -n "$sanitize_tools" ]; then
   # compute-sanitizer over the GPU tests of the programs that hold them (the filter keeps the
