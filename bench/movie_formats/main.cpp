@@ -77,6 +77,14 @@ Options parse(int argc, char** argv) {
 
 int shell(const std::string& cmd) { return std::system(cmd.c_str()); }
 
+int count_files(const std::string& dir, const std::string& ext) {
+  int n = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    n += e.path().extension() == ext;
+  return n;
+}
+
 /// GB/s of decoded frames through MovieReader::read_stored (frames split over `threads` threads,
 /// each reading whole frames into its own buffer), best of two.
 double decode_rate(const std::string& movie, int threads) {
@@ -123,13 +131,17 @@ FrostRun run_frost(const std::string& input, const std::string& out_root, int gp
 
 /// MotionCor3 on one file (-InMrc/-InTiff) or a folder (-Serial 1): wall seconds, -1 on failure.
 double run_motioncor3(const std::string& exe, const std::string& input, bool tiff, bool folder, const std::string& out,
-                      int gpu) {
+                      const std::string& log, int gpu) {
   std::ostringstream cmd;
   cmd << exe << (tiff ? " -InTiff " : " -InMrc ") << input;
   if (folder) cmd << " -InSuffix " << (tiff ? ".tif" : ".mrc") << " -Serial 1";
-  cmd << " -OutMrc " << out << " -Patch 5 5 -FmDose 1 -PixSize 1 -Gpu " << gpu << " > " << out << ".log 2>&1";
+  cmd << " -OutMrc " << out << " -Patch 5 5 -FmDose 1 -PixSize 1 -Gpu " << gpu << " > " << log << " 2>&1";
   const auto t0 = Clock::now();
-  return shell(cmd.str()) == 0 ? since(t0) : -1;
+  const int rc = shell(cmd.str());
+  const double wall = since(t0);
+  // MotionCor3 may exit 0 having processed nothing: its log's last lines go with the table.
+  shell("tail -3 " + log + " | sed 's/^/   mc3: /'");
+  return rc == 0 ? wall : -1;
 }
 
 struct Format {
@@ -184,16 +196,20 @@ int run(int argc, char** argv) {
       const auto t0 = Clock::now();
       const FrostRun all = run_frost(sdir + "/movies.txt", sdir + "/out/{movie}", o.gpu);
       const double wall = since(t0);
+      std::printf("   frost stream of %d: %.3f s, %d sums written\n", o.stream, wall, count_files(sdir + "/out", ".mrc"));
       if (all.wall > 0 && best.wall > 0) frost_per = (wall - best.wall) / (o.stream - 1);
     }
     if (!o.motioncor3.empty()) {
       for (int r = 0; r < o.repeats; ++r) {
-        const double w = run_motioncor3(o.motioncor3, f.file, f.tiff, false, dir + "/mc3_" + f.name + ".mrc", o.gpu);
+        const double w = run_motioncor3(o.motioncor3, f.file, f.tiff, false, dir + "/mc3_" + f.name + ".mrc",
+                                        dir + "/mc3_" + f.name + ".log", o.gpu);
         if (w > 0 && (mc3_single < 0 || w < mc3_single)) mc3_single = w;
       }
       if (o.stream >= 2 && mc3_single > 0) {
         fs::create_directories(sdir + "/mc3");
-        const double w = run_motioncor3(o.motioncor3, sdir + "/", f.tiff, true, sdir + "/mc3/", o.gpu);
+        const double w = run_motioncor3(o.motioncor3, sdir + "/", f.tiff, true, sdir + "/mc3/",
+                                        dir + "/mc3_stream_" + f.name + ".log", o.gpu);
+        std::printf("   mc3 stream of %d: %.3f s, %d sums written\n", o.stream, w, count_files(sdir + "/mc3", ".mrc"));
         if (w > 0) mc3_per = (w - mc3_single) / (o.stream - 1);
       }
     }

@@ -17,8 +17,10 @@ void write_tiff_copy(const std::string& mrc, const std::string& tiff) {
   if (!out) throw_input_error(tiff, "libtiff cannot create it");
   const auto w = static_cast<std::uint32_t>(s.x), h = static_cast<std::uint32_t>(s.y);
   std::vector<unsigned char> frame(static_cast<std::size_t>(w) * h);
-  for (index_t t = 0; t < s.n; ++t) {
-    in.read_bytes(in.data_offset() + t * in.item_bytes(), frame.size(), frame.data());
+  // A .mrc movie opens as one volume whose sections are the frames: frames are sections of items.
+  const index_t frames = s.z * s.n;
+  for (index_t t = 0; t < frames; ++t) {
+    in.read_bytes(in.data_offset() + t * static_cast<std::int64_t>(frame.size()), frame.size(), frame.data());
     TIFFSetField(out, TIFFTAG_IMAGEWIDTH, w);
     TIFFSetField(out, TIFFTAG_IMAGELENGTH, h);
     TIFFSetField(out, TIFFTAG_BITSPERSAMPLE, 8);
