@@ -54,6 +54,7 @@ struct Shared {
   std::atomic<bool> input_done{false}; ///< no more files will be added: incomplete ones fail now
   std::atomic<int> busy{0};            ///< workers inside a movie
   std::atomic<long long> finished{0};  ///< movies finished by this process
+  double summary_at = 0;               ///< when the summary files were last rewritten (under mutex)
 };
 
 /// One worker: claims movies until the input is done and nothing is left.
@@ -168,7 +169,13 @@ private:
       if (sh_.result.exit_code == 0) sh_.result.exit_code = code;
     }
     ++sh_.finished;
-    rewrite_session_summary(sh_.s.dir, sh_.s.optics, counts.seen + counts.running);
+    // The summary files are rebuilt from all records (and two micrographs read back for the
+    // thumbnails): at most once per interval while movies stream in, and always at the end.
+    const double now = unix_now();
+    if (now - sh_.summary_at >= sh_.s.summary_interval_s) {
+      rewrite_session_summary(sh_.s.dir, sh_.s.optics, counts.seen + counts.running);
+      sh_.summary_at = unix_now();
+    }
   }
 
   Shared& sh_;

@@ -18,21 +18,4 @@ std::vector<std::complex<float>> half_spectrum(View<const float> image) {
   return out;
 }
 
-RingGeometry ring_geometry(index_t nx, index_t ny) {
-  const index_t hx = nx / 2 + 1;
-  RingGeometry g;
-  g.frequency.resize(static_cast<std::size_t>(hx * ny));
-  g.weight.resize(g.frequency.size());
-  for (index_t y = 0; y < ny; ++y) {
-    const double ky = static_cast<double>(y <= ny / 2 ? y : y - ny) / static_cast<double>(ny);
-    for (index_t x = 0; x < hx; ++x) {
-      const double kx = static_cast<double>(x) / static_cast<double>(nx);
-      const std::size_t i = static_cast<std::size_t>(y * hx + x);
-      g.frequency[i] = std::sqrt(kx * kx + ky * ky);
-      g.weight[i] = (x == 0 || (nx % 2 == 0 && x == nx / 2)) ? 1.0 : 2.0;
-    }
-  }
-  return g;
-}
-
 } // namespace frost::session::detail

@@ -14,19 +14,29 @@ FrcCurve fourier_ring_correlation(View<const float> a, View<const float> b, doub
   const index_t nx = a.shape.x, ny = a.shape.y;
   const auto fa = detail::half_spectrum(a);
   const auto fb = detail::half_spectrum(b);
-  const detail::RingGeometry g = detail::ring_geometry(nx, ny);
   FrcCurve c;
   c.rings = static_cast<int>(std::min(nx, ny));
   c.pixel_size_A = pixel_size_A;
   const int shells = c.rings / 2 + 1;
-  std::vector<double> cross(shells, 0.0), pa(shells, 0.0), pb(shells, 0.0);
-  for (std::size_t i = 0; i < fa.size(); ++i) {
-    const auto s = static_cast<long>(std::lround(g.frequency[i] * c.rings));
-    if (s >= shells) continue; // corners beyond Nyquist of the shorter axis
+  // Per block of rows: cross, |A|^2 and |B|^2 of every shell, added in block order below.
+  std::vector<double> part(static_cast<std::size_t>(detail::kRingBlocks) * 3 * shells, 0.0);
+  detail::for_each_ring_element(nx, ny, [&](int block, std::size_t i, double frequency, double weight) {
+    const auto s = static_cast<long>(std::lround(frequency * c.rings));
+    if (s >= shells) return; // corners beyond Nyquist of the shorter axis
     const std::complex<double> A(fa[i]), B(fb[i]);
-    cross[s] += g.weight[i] * (A * std::conj(B)).real();
-    pa[s] += g.weight[i] * std::norm(A);
-    pb[s] += g.weight[i] * std::norm(B);
+    double* p = part.data() + static_cast<std::size_t>(block) * 3 * shells;
+    p[s] += weight * (A * std::conj(B)).real();
+    p[shells + s] += weight * std::norm(A);
+    p[2 * shells + s] += weight * std::norm(B);
+  });
+  std::vector<double> cross(shells, 0.0), pa(shells, 0.0), pb(shells, 0.0);
+  for (int k = 0; k < detail::kRingBlocks; ++k) {
+    const double* p = part.data() + static_cast<std::size_t>(k) * 3 * shells;
+    for (int s = 0; s < shells; ++s) {
+      cross[s] += p[s];
+      pa[s] += p[shells + s];
+      pb[s] += p[2 * shells + s];
+    }
   }
   c.frc.resize(shells);
   c.frequency.resize(shells);

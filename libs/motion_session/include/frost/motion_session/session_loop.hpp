@@ -30,6 +30,9 @@ struct SessionSettings {
   /// Each worker claims its next movie when it starts one and names it to ProcessMovie, which
   /// may load it meanwhile (a GPU worker; docs/session.md#loading-ahead).
   bool claim_ahead = false;
+  /// micrographs.star and report.html are rewritten when a movie finishes at most once per this
+  /// many seconds (0: after every movie), and always when the session ends.
+  double summary_interval_s = 10;
 };
 
 /// @brief Aligns `movie` on worker `worker`'s device (index into SessionSettings::devices) and
