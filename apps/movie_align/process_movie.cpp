@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
 
 #include "alignment_star.hpp"
 #include "frost/core/atomic_file.hpp"
@@ -122,54 +124,81 @@ MovieSummary process_movie(const std::string& movie, motion::MotionBackend& back
 
 MovieSummary process_movie(const std::string& movie, motion::LoadAhead& loader, const AlignOptions& o,
                            const OutputPaths& requested, const MovieHooks& hooks, const std::string& next) {
+  return align_for_writing(movie, loader, o, requested, hooks, next)();
+}
+
+std::function<MovieSummary()> align_for_writing(const std::string& movie, motion::LoadAhead& loader,
+                                                const AlignOptions& o, const OutputPaths& requested,
+                                                const MovieHooks& hooks, const std::string& next) {
   const auto start = Clock::now();
   OutputPaths out = requested;
   if (out.alignment.empty()) out.alignment = default_alignment_path(out);
   if (out.alignment.empty())
     throw_usage_error("no output: give -o align.star, --oavg mic.mrc or another output option");
 
-  motion::LoadedMovie loaded = loader.take(movie);
+  // What the write half needs, held until it runs (the frames on the device are not: they are
+  // released as soon as the sums exist, so that the next movie has the memory).
+  struct Aligned {
+    OutputPaths out;
+    motion::LoadedMovie loaded;
+    MovieFacts facts;
+    motion::MovieAlignment a;
+    double align_seconds = 0;
+  };
+  auto m = std::make_shared<Aligned>();
+  m->out = out;
+  m->loaded = loader.take(movie);
   if (!next.empty()) loader.start(next);
-  MovieFacts facts = movie_facts(loaded, o, out);
+  m->facts = movie_facts(m->loaded, o, out);
   motion::RenderRequest request = render_request(out, o.align.dose_weight);
   if (hooks.render) request = hooks.render(request);
-  const motion::MovieAlignment a = motion::align_movie(loaded, o.align, request);
-  if (hooks.inspect) hooks.inspect(loaded, a);
-  facts.seconds = a.seconds;
+  m->a = motion::align_movie(m->loaded, o.align, request);
+  m->loaded.frames.reset();
+  m->facts.seconds = m->a.seconds;
+  m->align_seconds = since(start);
 
-  // Write: every output of the movie in one set, renamed into place together at the end (a
-  // failing output leaves none of them).
-  OutputSet written;
-  if (a.sums) {
-    const auto t = Clock::now();
-    write_images(movie, out, o, *a.sums, a.global_settings.pixel_size);
-    facts.seconds["WriteImages"] = since(t);
-  }
-  if (!out.drift_plot.empty())
-    write_drift_plot(out.drift_plot, a.model, a.local ? &a.local->grid : nullptr,
-                     static_cast<double>(facts.processed_x), static_cast<double>(facts.processed_y));
-  facts.seconds["Total"] = since(start);
-  if (!a.device_times.empty()) log_info(a.device_times);
-  write_metadata(out.alignment, facts, a);
-  if (!out.relion_motion.empty()) {
-    if (!facts.dose_known)
-      log_warning("--ostar_motion: the dose is not known (no --dose-per-frame); the STAR records RELION's default of "
-                  "1 e/A^2 per frame, which Bayesian polishing uses");
-    write_relion_motion(out.relion_motion, facts, a.model, o.align.max_local_rmsd_raw,
-                        a.local ? &a.local->patches : nullptr);
-    if (out.write_reference_copies && !out.gain_copy.empty()) write_gain_copy(out.gain_copy, *loaded.reader);
-    if (out.write_reference_copies && !out.defects_copy.empty()) write_defects_copy(out.defects_copy, *loaded.reader);
-  }
-  written.commit();
+  return [m, movie, &o, inspect = hooks.inspect]() {
+    const auto t_write = Clock::now();
+    const OutputPaths& paths = m->out;
+    const motion::MovieAlignment& a = m->a;
+    MovieFacts& facts = m->facts;
+    if (inspect) inspect(m->loaded, a);
+    // Write: every output of the movie in one set, renamed into place together at the end (a
+    // failing output leaves none of them).
+    OutputSet written;
+    if (a.sums) {
+      const auto t = Clock::now();
+      write_images(movie, paths, o, *a.sums, a.global_settings.pixel_size);
+      facts.seconds["WriteImages"] = since(t);
+    }
+    if (!paths.drift_plot.empty())
+      write_drift_plot(paths.drift_plot, a.model, a.local ? &a.local->grid : nullptr,
+                       static_cast<double>(facts.processed_x), static_cast<double>(facts.processed_y));
+    facts.seconds["Total"] = m->align_seconds + since(t_write);
+    if (!a.device_times.empty()) log_info(a.device_times);
+    write_metadata(paths.alignment, facts, a);
+    if (!paths.relion_motion.empty()) {
+      if (!facts.dose_known)
+        log_warning("--ostar_motion: the dose is not known (no --dose-per-frame); the STAR records RELION's default of "
+                    "1 e/A^2 per frame, which Bayesian polishing uses");
+      write_relion_motion(paths.relion_motion, facts, a.model, o.align.max_local_rmsd_raw,
+                          a.local ? &a.local->patches : nullptr);
+      if (paths.write_reference_copies && !paths.gain_copy.empty()) write_gain_copy(paths.gain_copy, *m->loaded.reader);
+      if (paths.write_reference_copies && !paths.defects_copy.empty())
+        write_defects_copy(paths.defects_copy, *m->loaded.reader);
+    }
+    written.commit();
 
-  MovieSummary s;
-  s.frames = loaded.frame_count;
-  s.reference = loaded.first_frame + a.global.reference;
-  s.local_model = a.model.local.has_value();
-  s.last_shift_raw = {a.model.global.back().x * loaded.binning, a.model.global.back().y * loaded.binning};
-  s.alignment_path = out.alignment;
-  s.seconds = since(start);
-  return s;
+    MovieSummary s;
+    s.frames = m->loaded.frame_count;
+    s.reference = m->loaded.first_frame + a.global.reference;
+    s.local_model = a.model.local.has_value();
+    s.last_shift_raw = {a.model.global.back().x * m->loaded.binning, a.model.global.back().y * m->loaded.binning};
+    s.alignment_path = paths.alignment;
+    s.write_seconds = since(t_write);
+    s.seconds = m->align_seconds + s.write_seconds;
+    return s;
+  };
 }
 
 } // namespace frost::movie_align

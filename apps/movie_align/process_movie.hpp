@@ -20,7 +20,8 @@ struct MovieSummary {
   bool local_model = false;    ///< the written model has a B-spline field
   motion::Vec2 last_shift_raw; ///< global shift to apply of the last aligned frame [raw px]
   std::string alignment_path;  ///< the -o file written
-  double seconds = 0;
+  double seconds = 0;          ///< aligning and writing (not the wait between them)
+  double write_seconds = 0;    ///< writing the outputs (with MovieHooks::inspect)
 };
 
 /// What a live session adds to one movie's run (docs/session.md#the-session-loop): more sums to
@@ -49,5 +50,13 @@ MovieSummary process_movie(const std::string& movie, motion::MotionBackend& back
 /// while this one aligns (docs/movie_align.md#loading-ahead).
 MovieSummary process_movie(const std::string& movie, motion::LoadAhead& loader, const AlignOptions& options,
                            const OutputPaths& out, const MovieHooks& hooks, const std::string& next);
+
+/// @brief process_movie in two halves: aligns now (errors as process_movie) and returns the
+/// write half, which runs MovieHooks::inspect, writes and commits the outputs, and may run on
+/// another thread later (a live session writes one movie while the next aligns). `options` must
+/// outlive it. The movie's frames are released before it returns; its sums are kept.
+std::function<MovieSummary()> align_for_writing(const std::string& movie, motion::LoadAhead& loader,
+                                                const AlignOptions& options, const OutputPaths& out,
+                                                const MovieHooks& hooks, const std::string& next);
 
 } // namespace frost::movie_align

@@ -43,10 +43,6 @@ bool file_exists(const std::string& path) {
   return !path.empty() && ::stat(path.c_str(), &st) == 0;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 } // namespace
 
 void define_session_options(cli::Params& p) {
@@ -119,8 +115,11 @@ int run_session_command(const cli::Params& p, const std::vector<motion::MotionBa
   std::vector<std::unique_ptr<motion::LoadAhead>> loaders;
   for (motion::MotionBackend* b : backends) loaders.push_back(std::make_unique<motion::LoadAhead>(options.align, *b));
   s.claim_ahead = !loaders.empty() && loaders.front()->ahead();
+  // Each worker writes one movie while it aligns the next (on a GPU the host work then overlaps the
+  // device work; on the CPU at least the file system waits do).
+  s.write_behind = true;
   const motion_session::ProcessMovie process = [&](int worker, const std::string& movie, const std::string& next,
-                                                   session::MovieRecord& r) {
+                                                   session::MovieRecord& r) -> motion_session::FinishMovie {
     OutputPaths out = outputs_for_movie(pattern, movie);
     {
       std::lock_guard<std::mutex> lock(copies);
@@ -132,29 +131,33 @@ int run_session_command(const cli::Params& p, const std::vector<motion::MotionBa
     struct CopiesDone { // a failed movie leaves the copies to the next one
       std::mutex& m; bool& flag; bool mine;
       ~CopiesDone() { if (mine) { std::lock_guard<std::mutex> lock(m); flag = false; } }
-    } copies_done{copies, copies_in_progress, out.write_reference_copies};
+    };
+    // Held until the movie is written (or dropped unwritten).
+    auto copies_done = std::make_shared<CopiesDone>(CopiesDone{copies, copies_in_progress, out.write_reference_copies});
     for (const NamedPath& f : output_files(out, true)) make_parent_folder(f.path);
+    // The record that the write half fills: the loop hands it to the FinishMovie.
+    auto record = std::make_shared<session::MovieRecord*>(&r);
     MovieHooks hooks;
     hooks.render = motion_session::session_render_request;
-    hooks.inspect = [&r](const motion::LoadedMovie& m, const motion::MovieAlignment& a) {
-      motion_session::fill_motion_fields(r, m, a);
+    hooks.inspect = [record](const motion::LoadedMovie& m, const motion::MovieAlignment& a) {
+      motion_session::fill_motion_fields(**record, m, a);
     };
-    const auto t = std::chrono::steady_clock::now();
-    const MovieSummary summary =
-        process_movie(movie, *loaders[static_cast<std::size_t>(worker)], options, out, hooks, next);
-    // The write stage: what process_movie took beyond the pipeline's own stages.
-    double pipeline = 0;
-    for (const auto& stage : r.timings_s) pipeline += stage.second;
-    r.timings_s.emplace_back("write", std::max(0.0, seconds_since(t) - pipeline));
-    r.timings_s.emplace_back("total", summary.seconds);
-    r.micrograph = out.micrograph;
-    r.micrograph_nodw = out.micrograph_nodw;
-    r.motion_star = out.relion_motion;
-    r.power_spectrum = out.psd;
-    if (!out.micrograph.empty()) {
-      struct stat st {};
-      if (::stat(out.micrograph.c_str(), &st) == 0) r.micrograph_bytes = static_cast<std::int64_t>(st.st_size);
-    }
+    std::function<MovieSummary()> write =
+        align_for_writing(movie, *loaders[static_cast<std::size_t>(worker)], options, out, hooks, next);
+    return [record, copies_done, write = std::move(write), out](session::MovieRecord& rec) {
+      *record = &rec;
+      const MovieSummary summary = write();
+      rec.timings_s.emplace_back("write", summary.write_seconds);
+      rec.timings_s.emplace_back("total", summary.seconds);
+      rec.micrograph = out.micrograph;
+      rec.micrograph_nodw = out.micrograph_nodw;
+      rec.motion_star = out.relion_motion;
+      rec.power_spectrum = out.psd;
+      if (!out.micrograph.empty()) {
+        struct stat st {};
+        if (::stat(out.micrograph.c_str(), &st) == 0) rec.micrograph_bytes = static_cast<std::int64_t>(st.st_size);
+      }
+    };
   };
 
   const motion_session::SessionResult result = motion_session::run_session(s, process);

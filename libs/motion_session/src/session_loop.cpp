@@ -9,6 +9,8 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <future>
+#include <memory>
 #include <map>
 #include <mutex>
 #include <set>
@@ -82,6 +84,7 @@ public:
         continue;
       }
       if (ending) {
+        wait_behind();
         // A movie deferred just before the end is handed out again after its retry time.
         if (!waited_for_deferred && journal_.counts().seen > 0) {
           waited_for_deferred = true;
@@ -140,27 +143,71 @@ private:
       code = static_cast<int>(ExitCode::Input);
     } else {
       r.motion_at = unix_now();
-      try {
-        sh_.process(index_, path, next, r);
-      } catch (const Error& err) {
-        r.status = "failed";
-        r.reason = err.what();
-        code = static_cast<int>(err.code());
-      } catch (const std::exception& err) { // e.g. out of memory on one movie: the session goes on
-        r.status = "failed";
-        r.reason = err.what();
-        code = static_cast<int>(ExitCode::Runtime);
+      FinishMovie finish;
+      guarded(r, code, [&] { finish = sh_.process(index_, path, next, r); });
+      if (finish && r.status != "failed") {
+        if (sh_.s.write_behind) {
+          write_behind(e, std::move(r), std::move(finish));
+          return;
+        }
+        guarded(r, code, [&] { finish(r); });
       }
     }
+    complete(journal_, e, r, code);
+  }
+
+  /// Runs `step`; an exception fails the movie with its message and exit code.
+  template <class Step>
+  static void guarded(session::MovieRecord& r, int& code, Step&& step) {
+    try {
+      step();
+    } catch (const Error& err) {
+      r.status = "failed";
+      r.reason = err.what();
+      code = static_cast<int>(err.code());
+    } catch (const std::exception& err) { // e.g. out of memory on one movie: the session goes on
+      r.status = "failed";
+      r.reason = err.what();
+      code = static_cast<int>(ExitCode::Runtime);
+    }
+  }
+
+  /// The rest of a movie on the worker's write-behind thread while the worker goes on: one movie
+  /// at a time, in claim order, with a Journal of its own (a Journal is not thread-safe).
+  void write_behind(const session::MovieEntry& e, session::MovieRecord r, FinishMovie finish) {
+    wait_behind();
+    if (!behind_journal_)
+      behind_journal_ = std::make_unique<session::Journal>(sh_.s.dir, sh_.s.parameter_hash,
+                                                            worker_options(sh_.s.journal), self_);
+    ++sh_.busy;
+    behind_ = std::async(std::launch::async, [this, e, r = std::move(r), finish = std::move(finish)]() mutable {
+      struct Idle {
+        std::atomic<int>& busy;
+        ~Idle() { --busy; }
+      } idle{sh_.busy};
+      int code = 0;
+      guarded(r, code, [&] { finish(r); });
+      complete(*behind_journal_, e, r, code);
+    });
+  }
+
+  /// Waits for the movie being written behind; rethrows what its journal steps threw.
+  void wait_behind() {
+    if (behind_.valid()) behind_.get();
+  }
+
+  /// Record, then done or failed in the journal, then the counts and the summary files.
+  void complete(session::Journal& journal, const session::MovieEntry& e, session::MovieRecord& r, int code) {
+    const std::string& path = e.fingerprint.path;
     if (r.status == "failed" && r.reason.empty()) r.reason = "unknown failure";
     r.ready_at = unix_now();
     session::append_record(records_path(sh_.s.dir), r);
-    const bool ours = r.done() ? journal_.finish(e.id, self_) : journal_.fail(e.id, self_, r.reason);
+    const bool ours = r.done() ? journal.finish(e.id, self_) : journal.fail(e.id, self_, r.reason);
     const std::string tag = "[" + std::to_string(e.id) + "] " + path + " (" + r.device + ")";
     if (r.done()) log_info(tag + ": done");
     else log_error(tag + ": " + r.reason);
     if (!ours) log_warning(path + ": the journal gave this movie to another worker meanwhile");
-    const session::JournalCounts counts = journal_.counts();
+    const session::JournalCounts counts = journal.counts();
     std::lock_guard<std::mutex> lock(sh_.mutex);
     if (r.done()) {
       ++sh_.result.done;
@@ -182,6 +229,8 @@ private:
   int index_;
   session::Owner self_;
   session::Journal journal_;
+  std::unique_ptr<session::Journal> behind_journal_; ///< the write-behind thread's
+  std::future<void> behind_;                         ///< the movie being written behind
 };
 
 /// Runs one Worker per device on threads until the input is done; rethrows a worker's error

@@ -3,6 +3,7 @@
 // reason and sets the exit code while the others finish; a second run does nothing.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -49,13 +50,15 @@ TEST(SessionLoop, WorkersNeverRunAMovieTwice) {
   std::mutex m;
   std::map<std::string, int> runs;
   std::set<int> workers_used;
-  const ProcessMovie process = [&](int worker, const std::string& movie, const std::string&, session::MovieRecord&) {
+  const ProcessMovie process = [&](int worker, const std::string& movie, const std::string&,
+                                   session::MovieRecord&) -> FinishMovie {
     {
       std::lock_guard<std::mutex> lock(m);
       ++runs[movie];
       workers_used.insert(worker);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return {};
   };
   const SessionResult r = run_session(stand_in_settings(dir, 4), process);
   EXPECT_EQ(r.exit_code, 0);
@@ -86,8 +89,9 @@ TEST(SessionLoop, AFailingMovieIsRecordedAndTheOthersFinish) {
   test::TempDir dir;
   std::filesystem::create_directories(dir.file("in"));
   write_stand_in_movies(dir.file("in"), 6);
-  const ProcessMovie process = [&](int, const std::string& movie, const std::string&, session::MovieRecord&) {
+  const ProcessMovie process = [&](int, const std::string& movie, const std::string&, session::MovieRecord&) -> FinishMovie {
     if (movie.find("movie003") != std::string::npos) throw Error(ExitCode::Device, "the stand-in device failed");
+    return {};
   };
   const SessionResult r = run_session(stand_in_settings(dir, 2), process);
   EXPECT_EQ(r.exit_code, static_cast<int>(ExitCode::Device));
@@ -105,8 +109,8 @@ TEST(SessionLoop, AFailingMovieIsRecordedAndTheOthersFinish) {
   EXPECT_EQ(run_session(stand_in_settings(dir, 2), process).exit_code, static_cast<int>(ExitCode::Input));
 }
 
-// Claim ahead (docs/session.md#loading-ahead): each worker is told the movie it will do next, which
-// is then the next movie it is given; every movie still runs once, and a rerun does nothing.
+// Claim ahead (docs/session.md#loading-ahead-and-writing-behind): each worker is told the movie
+// it will do next, which is then the next movie it is given; every movie still runs once, and a rerun does nothing.
 TEST(SessionLoop, ClaimAheadNamesTheWorkersNextMovie) {
   test::TempDir dir;
   std::filesystem::create_directories(dir.file("in"));
@@ -116,7 +120,7 @@ TEST(SessionLoop, ClaimAheadNamesTheWorkersNextMovie) {
   std::map<int, std::string> promised; // worker -> the `next` it was given last
   int kept = 0, hinted = 0;
   const ProcessMovie process = [&](int worker, const std::string& movie, const std::string& next,
-                                   session::MovieRecord&) {
+                                   session::MovieRecord&) -> FinishMovie {
     {
       std::lock_guard<std::mutex> lock(m);
       ++runs[movie];
@@ -129,6 +133,7 @@ TEST(SessionLoop, ClaimAheadNamesTheWorkersNextMovie) {
       hinted += !next.empty();
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(3));
+    return {};
   };
   SessionSettings s = stand_in_settings(dir, 3);
   s.claim_ahead = true;
@@ -142,6 +147,63 @@ TEST(SessionLoop, ClaimAheadNamesTheWorkersNextMovie) {
   runs.clear();
   EXPECT_EQ(run_session(s, process).done, 0);
   EXPECT_TRUE(runs.empty());
+}
+
+// Write behind (docs/session.md#loading-ahead-and-writing-behind): the FinishMovie of a movie runs
+// on another thread while the worker aligns its next one, one movie at a time per worker; a
+// FinishMovie that throws fails its movie only; every record and journal row is there at the end.
+TEST(SessionLoop, WriteBehindFinishesEveryMovieOnceAndOverlaps) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.file("in"));
+  write_stand_in_movies(dir.file("in"), 16);
+  std::mutex m;
+  std::map<std::string, int> aligned, written;
+  std::atomic<int> writing{0}, overlapped{0};
+  std::set<std::thread::id> finish_threads;
+  const std::thread::id caller = std::this_thread::get_id();
+  const ProcessMovie process = [&](int, const std::string& movie, const std::string&,
+                                   session::MovieRecord&) -> FinishMovie {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      ++aligned[movie];
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(4));
+    if (writing.load() > 0) ++overlapped; // this worker's previous movie is being written meanwhile
+    return [&, movie](session::MovieRecord& r) {
+      ++writing;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      {
+        std::lock_guard<std::mutex> lock(m);
+        ++written[movie];
+        finish_threads.insert(std::this_thread::get_id());
+      }
+      r.micrograph = movie + ".mrc";
+      --writing;
+      if (movie.find("movie007") != std::string::npos) throw Error(ExitCode::Input, "the stand-in writer failed");
+    };
+  };
+  SessionSettings s = stand_in_settings(dir, 1);
+  s.write_behind = true;
+  const SessionResult r = run_session(s, process);
+  EXPECT_EQ(r.exit_code, static_cast<int>(ExitCode::Input));
+  EXPECT_EQ(r.done, 15);
+  EXPECT_EQ(r.failed, 1);
+  ASSERT_EQ(aligned.size(), 16u);
+  ASSERT_EQ(written.size(), 16u);
+  for (const auto& [movie, n] : written) EXPECT_EQ(n, 1) << movie;
+  EXPECT_EQ(finish_threads.count(caller), 0u);
+  EXPECT_GT(overlapped.load(), 0) << "no movie aligned while another was written";
+  const session::RecordsRead read = session::read_records(records_path(dir.file("S")));
+  ASSERT_EQ(read.records.size(), 16u);
+  for (const session::MovieRecord& rec : read.records) {
+    if (rec.movie.find("movie007") != std::string::npos) {
+      EXPECT_EQ(rec.status, "failed");
+      EXPECT_NE(rec.reason.find("stand-in writer failed"), std::string::npos) << rec.reason;
+    } else {
+      EXPECT_TRUE(rec.done()) << rec.movie;
+      EXPECT_EQ(rec.micrograph, rec.movie + ".mrc");
+    }
+  }
 }
 
 } // namespace

@@ -28,22 +28,31 @@ struct SessionSettings {
   /// records' device ("cpu" or "cuda:N"). One entry per GPU runs one movie per GPU at a time.
   std::vector<std::string> devices = {"cpu"};
   /// Each worker claims its next movie when it starts one and names it to ProcessMovie, which
-  /// may load it meanwhile (a GPU worker; docs/session.md#loading-ahead).
+  /// may load it meanwhile (a GPU worker; docs/session.md#loading-ahead-and-writing-behind).
   bool claim_ahead = false;
   /// micrographs.star and report.html are rewritten when a movie finishes at most once per this
   /// many seconds (0: after every movie), and always when the session ends.
   double summary_interval_s = 10;
+  /// Each worker finishes a movie (ProcessMovie's FinishMovie, the record, the journal) on a
+  /// thread of its own while it aligns the next one (docs/session.md#loading-ahead-and-writing-behind).
+  bool write_behind = false;
 };
 
-/// @brief Aligns `movie` on worker `worker`'s device (index into SessionSettings::devices) and
-/// writes its outputs as one set (committed before it returns), filling `record`'s movie and output
-/// fields (fill_motion_fields()). Called from the workers' threads, one movie per worker at a time.
+/// @brief What is left of a movie once it is aligned: writing its outputs as one set (committed
+/// before it returns) and filling `record`'s output fields. Throws like ProcessMovie.
+using FinishMovie = std::function<void(session::MovieRecord& record)>;
+
+/// @brief Aligns `movie` on worker `worker`'s device (index into SessionSettings::devices),
+/// filling `record`'s movie fields (fill_motion_fields()), and returns what is left to do (empty
+/// when it wrote everything itself). Called from the workers' threads, one movie per worker at a
+/// time; the FinishMovie runs after it, on the worker's write-behind thread with
+/// SessionSettings::write_behind (while the worker's next movie aligns), else on the worker's.
 /// `next` is the movie this worker has claimed to do next and that is complete now ("" when none;
 /// only with SessionSettings::claim_ahead), to be loaded while `movie` aligns.
 /// Throws frost::Error (or another exception) when the movie fails; the loop records the message
 /// as the reason.
-using ProcessMovie = std::function<void(int worker, const std::string& movie, const std::string& next,
-                                        session::MovieRecord& record)>;
+using ProcessMovie = std::function<FinishMovie(int worker, const std::string& movie, const std::string& next,
+                                               session::MovieRecord& record)>;
 
 struct SessionResult {
   int done = 0, failed = 0;      ///< movies this process finished
