@@ -168,6 +168,36 @@ void weigh_row(const SortedRows& rows, std::size_t r, const Neighbourhood& hood,
   }
 }
 
+/// The matrices assign_best reads (row = reference): CCs, weights and the one that votes.
+struct Matrices {
+  const std::vector<float>& cc;
+  const std::vector<float>& weights;
+  const std::vector<float>& vote;
+  std::size_t n_img;
+};
+
+/// Rows of image i: references by decreasing vote, ties to the lower index, until k are taken or
+/// the next vote is not positive. A NaN vote is ordered as −∞, which keeps the comparison a
+/// strict weak order (a NaN compared directly would be "equal" to every vote); it is never written.
+/// The image's votes are gathered into `column` once: the sort then reads them contiguously.
+void assign_image(const Matrices& m, std::size_t i, std::size_t k, std::vector<float>& column,
+                  std::vector<std::size_t>& order, std::vector<Assignment>& out) {
+  for (std::size_t r = 0; r < column.size(); ++r) {
+    const float x = m.vote[r * m.n_img + i];
+    column[r] = std::isnan(x) ? -std::numeric_limits<float>::infinity() : x;
+  }
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                    [&](std::size_t a, std::size_t b) {
+                      return column[a] > column[b] || (column[a] == column[b] && a < b);
+                    });
+  for (std::size_t j = 0; j < k; ++j) {
+    const std::size_t r = order[j];
+    if (!(column[r] > 0)) break; // non-positive votes (and -inf, NaN) are never written
+    out.push_back({i, r, m.cc[r * m.n_img + i], m.weights[r * m.n_img + i], column[order[0]]});
+  }
+}
+
 } // namespace
 
 std::vector<float> significance_weights(const std::vector<float>& cc, std::size_t n_ref, std::size_t n_img,
@@ -198,21 +228,24 @@ std::vector<float> significance_weights(const std::vector<float>& cc, std::size_
 std::vector<Assignment> assign_best(const std::vector<float>& cc, const std::vector<float>& weights,
                                     std::size_t n_ref, std::size_t n_img, std::size_t keep_best, bool use_weight) {
   FROST_EXPECTS(cc.size() == n_ref * n_img && weights.size() == n_ref * n_img, "assign_best: sizes");
-  std::vector<Assignment> out;
-  std::vector<std::size_t> order(n_ref);
-  const std::vector<float>& votes = use_weight ? weights : cc;
-  for (std::size_t i = 0; i < n_img; ++i) {
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    auto vote = [&](std::size_t r) { return votes[r * n_img + i]; };
-    const std::size_t k = std::min(keep_best, n_ref);
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
-                      [&](std::size_t a, std::size_t b) { return vote(a) > vote(b) || (vote(a) == vote(b) && a < b); });
-    for (std::size_t j = 0; j < k; ++j) {
-      const std::size_t r = order[j];
-      if (!(vote(r) > 0)) break; // non-positive votes (and -inf, NaN) are never written
-      out.push_back({i, r, cc[r * n_img + i], weights[r * n_img + i], vote(order[0])});
-    }
+  const Matrices matrices{cc, weights, use_weight ? weights : cc, n_img};
+  const std::size_t k = std::min(keep_best, n_ref);
+  std::vector<std::vector<Assignment>> per_image(n_img);
+  // Images are independent; concatenated in input order afterwards, so the thread count does
+  // not change the result.
+#pragma omp parallel num_threads(num_threads())
+  {
+    std::vector<float> column(n_ref);
+    std::vector<std::size_t> order(n_ref);
+#pragma omp for schedule(dynamic, 64)
+    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n_img); ++i)
+      assign_image(matrices, std::size_t(i), k, column, order, per_image[std::size_t(i)]);
   }
+  std::size_t total = 0;
+  for (const auto& rows : per_image) total += rows.size();
+  std::vector<Assignment> out;
+  out.reserve(total);
+  for (const auto& rows : per_image) out.insert(out.end(), rows.begin(), rows.end());
   return out;
 }
 

@@ -1,11 +1,12 @@
 // Significance bookkeeping (test 10 of docs/align_significant.md#significance-and-program-tests):
-// hand-computed weights and rows; the weights against the definition computed the direct way
-// (one sorted pool per reference), bit for bit, for several thread counts; NaN CCs.
+// hand-computed weights and rows; the weights and rows against the definition computed the
+// direct way (one sorted pool per reference), bit for bit, for several thread counts; NaN CCs.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -100,6 +101,22 @@ TEST(Significance, AllNaNRowGivesZerosAndLeavesNeighboursAlone) {
   EXPECT_EQ(w[3], 1.0f);
 }
 
+TEST(Significance, NaNVoteNeitherWrittenNorHidingOthers) {
+  // Votes (row = reference): image 0 has NaN, 0.5, 0.7 and image 1 has 0.1, 0.2, NaN. The NaN
+  // orders last, so both positive votes of each image are kept.
+  const std::vector<float> cc{kNaN, 0.1f, 0.5f, 0.2f, 0.7f, kNaN};
+  const std::vector<float> weights(6, 0.0f);
+  const auto rows = assign_best(cc, weights, 3, 2, 3, false);
+  ASSERT_EQ(rows.size(), 4u);
+  const std::size_t img[] = {0, 0, 1, 1}, ref[] = {2, 1, 1, 0};
+  const float max_vote[] = {0.7f, 0.7f, 0.2f, 0.2f};
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(rows[k].image, img[k]) << k;
+    EXPECT_EQ(rows[k].reference, ref[k]) << k;
+    EXPECT_EQ(rows[k].max_vote, max_vote[k]) << k;
+  }
+}
+
 // The definition computed the direct way (the toolkit's algorithm before the row-sorted walk):
 // for every reference the pool of its neighbourhood's CCs, NaN left out, sorted by
 // (CC, reference, image); an entry of the reference at position k weighs c / max · k / (M − 1).
@@ -135,6 +152,27 @@ std::vector<float> pool_weights(const std::vector<float>& cc, std::size_t n_ref,
     }
   }
   return weights;
+}
+
+// Rows the direct way: for each image every reference by decreasing vote (ties to the lower
+// index) and the first keep_best with a positive vote. Votes without NaN.
+std::vector<Assignment> sorted_assignment(const std::vector<float>& cc, const std::vector<float>& weights,
+                                          std::size_t n_ref, std::size_t n_img, std::size_t keep_best,
+                                          bool use_weight) {
+  const std::vector<float>& votes = use_weight ? weights : cc;
+  std::vector<Assignment> out;
+  for (std::size_t i = 0; i < n_img; ++i) {
+    std::vector<std::size_t> order(n_ref);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return votes[a * n_img + i] > votes[b * n_img + i]; });
+    for (std::size_t j = 0; j < std::min(keep_best, n_ref); ++j) {
+      const std::size_t r = order[j];
+      if (!(votes[r * n_img + i] > 0)) break;
+      out.push_back({i, r, cc[r * n_img + i], weights[r * n_img + i], votes[order[0] * n_img + i]});
+    }
+  }
+  return out;
 }
 
 std::uint32_t bits(float x) {
@@ -191,6 +229,31 @@ TEST(Significance, WeightsEqualThePoolDefinitionBitForBit) {
       }
     }
   }
+}
+
+TEST(Significance, RowsEqualTheSortedDefinitionForAnyThreadCount) {
+  const ThreadCountGuard guard;
+  std::mt19937 rng(31);
+  const std::size_t n_ref = 41, n_img = 37;
+  const auto dirs = random_directions(n_ref, rng);
+  const auto cc = tied_ccs(n_ref * n_img, rng, false);
+  const auto w = pool_weights(cc, n_ref, n_img, dirs, 35.0);
+  for (const bool use_weight : {false, true})
+    for (const std::size_t keep : {std::size_t{1}, std::size_t{3}, n_ref}) {
+      const auto expected = sorted_assignment(cc, w, n_ref, n_img, keep, use_weight);
+      for (const int threads : {1, 3}) {
+        frost::set_num_threads(threads);
+        const auto rows = assign_best(cc, w, n_ref, n_img, keep, use_weight);
+        ASSERT_EQ(rows.size(), expected.size()) << keep << " kept, " << threads << " threads";
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+          EXPECT_EQ(rows[k].image, expected[k].image) << k;
+          EXPECT_EQ(rows[k].reference, expected[k].reference) << k;
+          EXPECT_EQ(bits(rows[k].cc), bits(expected[k].cc)) << k;
+          EXPECT_EQ(bits(rows[k].weight), bits(expected[k].weight)) << k;
+          EXPECT_EQ(bits(rows[k].max_vote), bits(expected[k].max_vote)) << k;
+        }
+      }
+    }
 }
 
 } // namespace
