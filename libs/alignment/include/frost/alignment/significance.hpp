@@ -5,7 +5,9 @@
 ///
 /// Determinism rules of the toolkit: pools are sorted by (CC, reference, image); votes are
 /// ranked by decreasing value, ties to the lower reference index; M_r = 1 gives cdf = 1;
-/// max Π_r ≤ 0 gives weight 0 for the whole reference.
+/// max Π_r ≤ 0 gives weight 0 for the whole reference; a NaN CC is in no pool and weighs 0, a
+/// NaN vote ranks as −∞. Both functions use frost::num_threads() OpenMP threads; the results do
+/// not depend on the count.
 #include <cstddef>
 #include <vector>
 
