@@ -8,7 +8,7 @@
 // backend: the same best reference for >= 99 % of the images; where equal |dpsi| <= 0.1 deg,
 // |dshift| <= 0.05 px (with --subpixel none the polar step + 0.01 deg and 1.01 px), |dCC| <= 1e-3,
 // the same flip; two runs on one GPU bit-identical. The CPU instance must give the CPU backend's
-// pairs bit for bit. Per-kernel parity and the memory plan are in cuda_alignment_test.cpp.
+// pairs bit for bit (on the first 12 images of the fixture: kParityImages). Per-kernel parity and the memory plan are in cuda_alignment_test.cpp.
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -130,6 +130,10 @@ protected:
     else
       expect_test21(here, cpu, refs, imgs, kPsiDeg, kShiftPx);
   }
+  /// Images of the recovery fixture the parity tests run on: all 60 on the GPU. The CPU instance is
+  /// its own reference (the factory's CPU backend against make_cpu_backend, bit for bit), which the
+  /// first 12 show as well as all 60, at a fifth of the cost of its two CPU runs (CI, sanitizers).
+  static constexpr std::size_t kParityImages = D::gpu ? 60 : 12;
   std::unique_ptr<AlignmentBackend> backend_;
 };
 using Devices = ::testing::Types<CpuDevices, CudaDevices>;
@@ -222,9 +226,9 @@ TYPED_TEST(SignificantPipeline, RecoveryFixtureMatchesCpuAndRepeats) {
   for (SubpixelMethod sub : {SubpixelMethod::Parabolic, SubpixelMethod::None}) {
     SignificantOptions o;
     o.settings.subpixel = sub;
-    const SignificantInput in = recovery_input(46, 60);
+    const SignificantInput in = recovery_input(46, this->kParityImages);
     const SignificantResult here = align_significant(*this->backend_, in, o);
-    this->expect_matches_cpu(here.pairs, 46, 60, o.settings);
+    this->expect_matches_cpu(here.pairs, 46, this->kParityImages, o.settings);
     if (!TypeParam::gpu) continue;
     const SignificantResult again = align_significant(*this->backend_, in, o);
     ASSERT_EQ(again.pairs.size(), here.pairs.size());
@@ -233,16 +237,16 @@ TYPED_TEST(SignificantPipeline, RecoveryFixtureMatchesCpuAndRepeats) {
   }
 }
 
-// A forced small batch and reference block (60 images: 9 batches of <= 7, the last partial; 46
-// references: 10 blocks of <= 5) give test 21's agreement with the CPU.
+// A forced small batch and reference block (on the GPU 60 images: 9 batches of <= 7, the last
+// partial; 46 references: 10 blocks of <= 5) give test 21's agreement with the CPU.
 TYPED_TEST(SignificantPipeline, SmallBatchesAndBlocksMatchCpu) {
   AlignmentBackendOptions options;
   options.max_batch = 7;
   options.max_reference_block = 5;
   const auto backend = make_alignment_backend(TypeParam::devices(), options);
   SignificantOptions o;
-  const SignificantResult here = align_significant(*backend, recovery_input(46, 60), o);
-  this->expect_matches_cpu(here.pairs, 46, 60, o.settings);
+  const SignificantResult here = align_significant(*backend, recovery_input(46, this->kParityImages), o);
+  this->expect_matches_cpu(here.pairs, 46, this->kParityImages, o.settings);
 }
 
 // --check-mirrors and --max-shift 4 on 8 references and 20 images: test 21's bounds, the same flip.
