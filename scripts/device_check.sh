@@ -237,7 +237,8 @@ echo "GPU            : $(head -1 "$out/gpu.txt")"
 echo "build          : rc=$build_rc ($((t1 - t0)) s)"
 echo "tests          : ${summary:-none} (skipped: $skipped) rc=$test_rc ($((t2 - t1)) s)"
 grep -E "Test +#[0-9]+: .*FftParity" "$out/ctest.log" | sed -E "s/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /parity         : /" | head -12
-grep -E "Test +#[0-9]+: .*CudaParity" "$out/ctest.log" | sed -E "s/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /recon parity   : /" | head -16
+grep -E "Test +#[0-9]+: .*(ReconstructionBackend/Cuda|CudaKernelVariants)" "$out/ctest.log" | sed -E "s/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /recon parity   : /" | head -32
+grep -E "Test +#[0-9]+: .*SignificantPipeline/Cuda" "$out/ctest.log" | sed -E "s/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /align parity   : /" | head -8
 grep -E "Test +#[0-9]+: .*(MotionBackendParity|CudaStoredFrames|GpuMatchesCpu)" "$out/ctest.log" | sed -E "s/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /motion parity  : /" | head -16
 for f in "$out"/frost_bench_*.txt; do
   [ -e "$f" ] || continue

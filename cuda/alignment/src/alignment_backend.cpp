@@ -11,6 +11,8 @@ std::unique_ptr<AlignmentBackend> make_cuda_alignment_backend(const std::vector<
   cuda::CudaAlignOptions o;
   o.memory_fraction = options.memory_fraction;
   if (options.max_batch > 0) o.max_batch = std::min(options.max_batch, 1 << 20);
+  if (options.max_reference_block > 0)
+    o.max_reference_block = std::min(options.max_reference_block, o.max_reference_block);
   return cuda::make_cuda_align_backend(o, gpus);
 }
 

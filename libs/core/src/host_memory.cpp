@@ -1,3 +1,5 @@
+// HostBuffer's allocations: 64-byte aligned pageable memory, and pinned blocks from the
+// page-locked seam (pinned_memory.hpp) kept for reuse once freed.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -10,11 +12,8 @@
 #include <unistd.h>
 
 #include "frost/core/host_buffer.hpp"
+#include "frost/core/pinned_memory.hpp"
 #include "frost/core/threads.hpp"
-
-#if FROST_HAVE_CUDA
-#include <cuda_runtime.h>
-#endif
 
 namespace frost {
 
@@ -28,7 +27,6 @@ void* aligned(std::size_t bytes) {
   return p;
 }
 
-#if FROST_HAVE_CUDA
 // Pinned blocks are kept for reuse when freed (up to a cap): page-locking is slow and holds the
 // driver's lock meanwhile, stalling other threads' launches, so a batch of
 // movies pins its staging once instead of once per movie. Sizes are rounded up to 64 KiB so that
@@ -74,11 +72,8 @@ void* pinned_allocate(std::size_t bytes) {
       return p;
     }
   }
-  void* p = nullptr;
-  if (cudaHostAlloc(&p, rounded, cudaHostAllocPortable) != cudaSuccess) {
-    cudaGetLastError(); // clear the sticky error of the failed attempt
-    return nullptr;
-  }
+  void* p = detail::allocate_page_locked(rounded);
+  if (p == nullptr) return nullptr;
   std::lock_guard<std::mutex> lock(c.mutex);
   c.live[p] = rounded;
   return p;
@@ -100,36 +95,28 @@ void pinned_free(void* p) noexcept {
       }
     }
   }
-  cudaFreeHost(p);
+  detail::free_page_locked(p);
 }
-#endif
 } // namespace
 
 void* host_allocate(std::size_t bytes, HostMemory kind, HostMemory* actual) {
-#if FROST_HAVE_CUDA
   if (kind == HostMemory::Pinned) {
-    // No driver or no GPU: fall back to pageable memory, which every caller can use.
+    // No CUDA in the build, no driver or no GPU: fall back to pageable memory, which every caller
+    // can use.
     if (void* p = pinned_allocate(bytes)) {
       *actual = HostMemory::Pinned;
       return p;
     }
   }
-#else
-  (void)kind;
-#endif
   *actual = HostMemory::Pageable;
   return aligned(bytes);
 }
 
 void host_free(void* p, HostMemory actual) noexcept {
-#if FROST_HAVE_CUDA
   if (actual == HostMemory::Pinned) {
     pinned_free(p);
     return;
   }
-#else
-  (void)actual;
-#endif
   std::free(p);
 }
 
@@ -149,13 +136,9 @@ void host_prefault(void* p, std::size_t bytes) {
 }
 
 std::size_t pinned_cache_free_bytes() noexcept {
-#if FROST_HAVE_CUDA
   PinnedCache& c = pinned_cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   return c.free_bytes;
-#else
-  return 0;
-#endif
 }
 
 } // namespace frost

@@ -1,29 +1,23 @@
-// The CUDA aligner against the CPU estimator (test 21 of
-// docs/align_significant.md#gpu-parity-and-benchmark, scaled to the CI fixture). GPU cases skip
-// without a GPU; the memory plan (docs/align_significant.md#memory-plan) is checked everywhere.
+// The CUDA aligner's kernels against the CPU estimator (test 21 of
+// docs/align_significant.md#gpu-parity-and-benchmark, per kernel), the memory plan
+// (docs/align_significant.md#memory-plan, checked everywhere) and a missing device. GPU cases skip
+// without a GPU. The backend against the CPU backend end to end (the recovery fixture, small
+// batches and reference blocks, mirrors and --max-shift) is SignificantPipeline
+// (pipeline_test.cpp), through make_alignment_backend.
 //
-// Bounds:
-// * per kernel on random data (same inputs on both sides): warp and polar resampling max
-//   |GPU − CPU| ≤ 1e-5 · max |CPU| (same FROST_HD code, no FMA contraction: rounding of sin/cos
-//   only); shift correlation map (cuFFT vs FFTW) relative L2 ≤ 1e-5; shift estimate within
-//   1e-3 px and rotation estimate within 1e-3 deg of CpuPairAligner; CC within 1e-6.
-// * end to end on the recovery fixture of recovery_test.cpp (X = 64, 46 references, 60 images,
-//   SNR 0.1): the same best reference for ≥ 99 % of the images; where equal, |Δψ| ≤ 0.1°,
-//   |Δshift| ≤ 0.05 px (parabolic; with --subpixel none Δ + 0.01° and 1.01 px as test 21),
-//   |ΔCC| ≤ 1e-3; two GPU runs bit-identical; a forced small batch and
-//   reference block (partial batches, several blocks) agrees with the default within the same
-//   bounds; mirrors give the same flip as the CPU.
+// Bounds per kernel on random data (same inputs on both sides): warp and polar resampling max
+// |GPU − CPU| ≤ 1e-5 · max |CPU| (same FROST_HD code, no FMA contraction: rounding of sin/cos
+// only); shift correlation map (cuFFT vs FFTW) relative L2 ≤ 1e-5; shift estimate within 1e-3 px
+// and rotation estimate within 1e-3 deg of CpuPairAligner; CC within 1e-6.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <random>
 #include <vector>
 
 #include "frost/alignment/analytic_phantom.hpp"
 #include "frost/alignment/backend.hpp"
-#include "frost/alignment/directions.hpp"
 #include "frost/alignment/pair_aligner.hpp"
 #include "frost/core/error.hpp"
 #include "frost/cuda/alignment.hpp"
@@ -46,8 +40,6 @@ constexpr double kMapRel = 1e-5;      // shift correlation map, relative L2
 constexpr double kShiftPx = 1e-3;     // one shift step, GPU vs CPU
 constexpr double kAngleDeg = 1e-3;    // one rotation step, GPU vs CPU
 constexpr double kCcAbs = 1e-6;       // CC kernel vs CPU on the same image
-constexpr double kSameRef = 0.99;     // end to end: share of images with the same best reference
-constexpr double kPsiDeg = 0.1, kShiftE2E = 0.05, kCcE2E = 1e-3;
 
 // ---------------------------------------------------------------- memory plan (no GPU needed)
 
@@ -255,113 +247,7 @@ TEST(CudaAlignKernels, RotationStepAndCcMatchCpu) {
   EXPECT_NEAR(download(d_cc)[0], cpu.correlation(rd, img.data()), kCcAbs);
 }
 
-// ---------------------------------------------------------------- end to end vs the CPU backend
-
-constexpr int kX = 64, kRefs = 46, kImages = 60;
-
-/// The data of recovery_test.cpp (same seeds): sharp phantom, Fibonacci references, psi
-/// uniform, shifts up to 0.08·X, SNR 0.1.
-struct Data {
-  std::vector<geom::EulerAngles> dirs = fibonacci_directions(kRefs);
-  Image<float> refs{Shape::image(kX, kX, kRefs)}, images{Shape::image(kX, kX, kImages)};
-  Data() {
-    const auto blobs = phantom_blobs(PhantomKind::Sharp);
-    for (int r = 0; r < kRefs; ++r)
-      render_projection(blobs, kX, dirs[std::size_t(r)], 0, 0, refs.data() + std::size_t(r) * kX * kX);
-    std::mt19937 rng(13);
-    auto u = [&] {
-      const std::uint32_t a = rng(), b = rng();
-      return uniform01(a, b);
-    };
-    for (int i = 0; i < kImages; ++i) {
-      const int r = static_cast<int>(u() * kRefs);
-      const double p = 360 * u(), rad = 0.08 * kX * std::sqrt(u()), ang = 2 * M_PI * u();
-      geom::EulerAngles pose = dirs[std::size_t(r)];
-      pose.psi = p;
-      float* img = images.data() + std::size_t(i) * kX * kX;
-      render_projection(blobs, kX, pose, rad * std::cos(ang), rad * std::sin(ang), img);
-      add_noise(img, std::size_t(kX) * kX, 0.1, 1000u + static_cast<std::uint32_t>(i));
-    }
-  }
-};
-
-const Data& data() {
-  static const Data d;
-  return d;
-}
-
-std::vector<PairResult> run(AlignmentBackend& b, const AlignSettings& s, int refs = kRefs, int imgs = kImages) {
-  const Data& d = data();
-  std::vector<PairResult> res(std::size_t(refs) * imgs);
-  b.align_all(View<const float>{d.refs.data(), Shape::image(kX, kX, refs)},
-              View<const float>{d.images.data(), Shape::image(kX, kX, imgs)}, s, res.data());
-  return res;
-}
-
-/// Test 21's comparison: best reference (largest CC) per image, then pose and CC of that pair.
-/// Bounds: kPsiDeg / kShiftE2E by default; with `--subpixel none` an integer peak that FFT
-/// rounding moves by one position is tolerated (test 21: Δ + 0.01°, 1.01 px).
-void expect_parity(const std::vector<PairResult>& gpu, const std::vector<PairResult>& cpu, int refs, int imgs,
-                   double psi_tol = kPsiDeg, double shift_tol = kShiftE2E) {
-  int same = 0;
-  for (int i = 0; i < imgs; ++i) {
-    auto best = [&](const std::vector<PairResult>& r) {
-      int b = 0;
-      for (int k = 1; k < refs; ++k)
-        if (r[std::size_t(k) * imgs + i].cc > r[std::size_t(b) * imgs + i].cc) b = k;
-      return b;
-    };
-    const int bg = best(gpu), bc = best(cpu);
-    if (bg != bc) continue;
-    ++same;
-    const PairResult &g = gpu[std::size_t(bg) * imgs + i], &c = cpu[std::size_t(bc) * imgs + i];
-    const PoseParameters pg = pose_parameters(g.pose), pc = pose_parameters(c.pose);
-    EXPECT_LE(angle_error(pg.psi, pc.psi), psi_tol) << "image " << i;
-    EXPECT_LE(std::hypot(pg.shift_x - pc.shift_x, pg.shift_y - pc.shift_y), shift_tol) << "image " << i;
-    EXPECT_NEAR(g.cc, c.cc, kCcE2E) << "image " << i;
-    EXPECT_EQ(g.flip, c.flip) << "image " << i;
-  }
-  EXPECT_GE(double(same) / imgs, kSameRef);
-}
-
-TEST(CudaAlignBackend, RecoveryFixtureMatchesCpuAndRepeats) {
-  FROST_REQUIRE_GPU();
-  for (SubpixelMethod sub : {SubpixelMethod::Parabolic, SubpixelMethod::None}) {
-    AlignSettings s;
-    s.subpixel = sub;
-    const auto cpu = run(*make_cpu_backend(), s);
-    auto gpu_backend = cuda::make_cuda_align_backend({});
-    const auto gpu = run(*gpu_backend, s);
-    if (sub == SubpixelMethod::None)
-      expect_parity(gpu, cpu, kRefs, kImages, make_polar_grid(kX).step_deg() + 0.01, 1.01);
-    else
-      expect_parity(gpu, cpu, kRefs, kImages);
-    const auto again = run(*gpu_backend, s);
-    EXPECT_EQ(0, std::memcmp(gpu.data(), again.data(), gpu.size() * sizeof(PairResult))) << "not deterministic";
-  }
-}
-
-TEST(CudaAlignBackend, SmallBatchesAndBlocksAgree) {
-  FROST_REQUIRE_GPU();
-  AlignSettings s;
-  cuda::CudaAlignOptions o;
-  o.max_batch = 7;            // 60 images: 9 batches of <= 7 (partial batches)
-  o.max_reference_block = 5;  // 46 references: 10 blocks
-  const auto small = run(*cuda::make_cuda_align_backend(o), s);
-  const auto cpu = run(*make_cpu_backend(), s);
-  expect_parity(small, cpu, kRefs, kImages);
-}
-
-TEST(CudaAlignBackend, MirrorsAndMaxShiftMatchCpu) {
-  FROST_REQUIRE_GPU();
-  AlignSettings s;
-  s.check_mirrors = true;
-  s.max_shift = 4.0;
-  constexpr int refs = 8, imgs = 20;
-  const auto cpu = run(*make_cpu_backend(), s, refs, imgs);
-  const auto gpu = run(*cuda::make_cuda_align_backend({}), s, refs, imgs);
-  expect_parity(gpu, cpu, refs, imgs);
-}
+// ---------------------------------------------------------------- devices
 
 TEST(CudaAlignBackend, MissingDeviceIsADeviceError) {
   cuda::CudaAlignOptions o;

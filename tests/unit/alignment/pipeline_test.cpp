@@ -1,10 +1,22 @@
-// The pipeline of frost_align_significant (align::align_significant) in process, written once
-// and run on both backends from align::make_alignment_backend (the CUDA instance skips without a
-// GPU): recovery, the merge of ranks' shares, the input swap and CPU/GPU parity of the kept rows
-// (docs/align_significant.md#pipeline).
+// SignificantPipeline: the pipeline of frost_align_significant (align::align_significant) in
+// process, written once and run on both backends from align::make_alignment_backend (the CUDA
+// instance skips without a GPU): recovery, the merge of ranks' shares, the input swap, and the one
+// CPU/GPU parity suite of alignment (docs/align_significant.md#pipeline): test 21 of
+// docs/align_significant.md#gpu-parity-and-benchmark, scaled to the recovery fixture of
+// recovery_test.cpp (X = 64, 46 references, 60 images, SNR 0.1), with the default and with small
+// batches and reference blocks, and mirrors with --max-shift. Bounds of test 21 against the CPU
+// backend: the same best reference for >= 99 % of the images; where equal |dpsi| <= 0.1 deg,
+// |dshift| <= 0.05 px (with --subpixel none the polar step + 0.01 deg and 1.01 px), |dCC| <= 1e-3,
+// the same flip; two runs on one GPU bit-identical. The CPU instance must give the CPU backend's
+// pairs bit for bit (on the first 12 images of the fixture: kParityImages). Per-kernel parity and the memory plan are in cuda_alignment_test.cpp.
+#include <cmath>
+#include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "frost/alignment/math/polar.hpp"
+#include "frost/alignment/math/pose2d.hpp"
 #include "frost/alignment/significant_pipeline.hpp"
 #include "frost/test/device_types.hpp"
 #include "recovery_fixture.hpp"
@@ -17,6 +29,68 @@ using namespace recovery;
 using test::CpuDevices;
 using test::CudaDevices;
 using test::DeviceNames;
+
+// Test 21, where the best reference agrees: ψ, shift (parabolic) and CC of that pair.
+constexpr double kSameRef = 0.99; // share of images with the same best reference
+constexpr double kPsiDeg = 0.1, kShiftPx = 0.05, kCcAbs = 1e-3;
+
+/// The data of recovery_test.cpp (test 13, seed 13): sharp phantom, 46 Fibonacci references,
+/// 60 images, SNR 0.1.
+const PhantomSet& recovery_set() {
+  static const PhantomSet d = analytic_set(64, 46, 60, 0.1, 13);
+  return d;
+}
+
+/// The first `refs` references and `imgs` images of the recovery fixture as one process's input.
+SignificantInput recovery_input(std::size_t refs, std::size_t imgs) {
+  const PhantomSet& set = recovery_set();
+  SignificantInput in;
+  in.references = View<const float>{set.refs.data(), Shape::image(set.x, set.x, index_t(refs))};
+  in.images = View<const float>{set.images.data(), Shape::image(set.x, set.x, index_t(imgs))};
+  in.n_images = imgs;
+  in.directions.assign(set.dirs.begin(), set.dirs.begin() + static_cast<std::ptrdiff_t>(refs));
+  return in;
+}
+
+/// The CPU backend's pairs of `refs` x `imgs` of the recovery fixture under `s`: the reference of
+/// the parity tests, computed once per process (several tests share it).
+const std::vector<PairResult>& cpu_pairs(std::size_t refs, std::size_t imgs, const AlignSettings& s) {
+  static std::map<std::string, std::vector<PairResult>> done;
+  const std::string key = std::to_string(refs) + "x" + std::to_string(imgs) + " " + to_string(s);
+  auto it = done.find(key);
+  if (it == done.end()) {
+    SignificantOptions o;
+    o.settings = s;
+    const auto cpu = make_cpu_backend();
+    it = done.emplace(key, align_significant(*cpu, recovery_input(refs, imgs), o).pairs).first;
+  }
+  return it->second;
+}
+
+/// Test 21's comparison: best reference (largest CC) per image, then pose, CC and flip of that
+/// pair; `psi_tol` and `shift_tol` as the sub-pixel mode allows.
+void expect_test21(const std::vector<PairResult>& gpu, const std::vector<PairResult>& cpu, std::size_t refs,
+                   std::size_t imgs, double psi_tol, double shift_tol) {
+  int same = 0;
+  for (std::size_t i = 0; i < imgs; ++i) {
+    auto best = [&](const std::vector<PairResult>& r) {
+      std::size_t b = 0;
+      for (std::size_t k = 1; k < refs; ++k)
+        if (r[k * imgs + i].cc > r[b * imgs + i].cc) b = k;
+      return b;
+    };
+    const std::size_t bg = best(gpu), bc = best(cpu);
+    if (bg != bc) continue;
+    ++same;
+    const PairResult &g = gpu[bg * imgs + i], &c = cpu[bc * imgs + i];
+    const PoseParameters pg = pose_parameters(g.pose), pc = pose_parameters(c.pose);
+    EXPECT_LE(angle_error(pg.psi, pc.psi), psi_tol) << "image " << i;
+    EXPECT_LE(std::hypot(pg.shift_x - pc.shift_x, pg.shift_y - pc.shift_y), shift_tol) << "image " << i;
+    EXPECT_NEAR(g.cc, c.cc, kCcAbs) << "image " << i;
+    EXPECT_EQ(g.flip, c.flip) << "image " << i;
+  }
+  EXPECT_GE(double(same) / double(imgs), kSameRef);
+}
 
 template <class D>
 class SignificantPipeline : public ::testing::Test {
@@ -41,6 +115,25 @@ protected:
   SignificantResult run(const PhantomSet& set, const SignificantOptions& o) {
     return run(set, o, 0, static_cast<std::size_t>(set.images.shape().n));
   }
+  /// Test 21's comparison of `here` (this backend's pairs of `refs` x `imgs` of the recovery
+  /// fixture) with the CPU backend's: bit for bit on the CPU.
+  static void expect_matches_cpu(const std::vector<PairResult>& here, std::size_t refs, std::size_t imgs,
+                                 const AlignSettings& s) {
+    const std::vector<PairResult>& cpu = cpu_pairs(refs, imgs, s);
+    ASSERT_EQ(here.size(), cpu.size());
+    if (!D::gpu) {
+      EXPECT_EQ(0, std::memcmp(here.data(), cpu.data(), cpu.size() * sizeof(PairResult))) << to_string(s);
+      return;
+    }
+    if (s.subpixel == SubpixelMethod::None)
+      expect_test21(here, cpu, refs, imgs, make_polar_grid(recovery_set().x).step_deg() + 0.01, 1.01);
+    else
+      expect_test21(here, cpu, refs, imgs, kPsiDeg, kShiftPx);
+  }
+  /// Images of the recovery fixture the parity tests run on: all 60 on the GPU. The CPU instance is
+  /// its own reference (the factory's CPU backend against make_cpu_backend, bit for bit), which the
+  /// first 12 show as well as all 60, at a fifth of the cost of its two CPU runs (CI, sanitizers).
+  static constexpr std::size_t kParityImages = D::gpu ? 60 : 12;
   std::unique_ptr<AlignmentBackend> backend_;
 };
 using Devices = ::testing::Types<CpuDevices, CudaDevices>;
@@ -124,6 +217,45 @@ TYPED_TEST(SignificantPipeline, MatchesTheCpuBackend) {
   }
   EXPECT_GE(agreement(best_references(here, 16), best_references(reference, 16)), 0.99);
   for (std::size_t k = 0; k < here.cc.size(); ++k) EXPECT_NEAR(here.cc[k], reference.cc[k], 1e-3) << k;
+}
+
+// Test 21 on the recovery fixture, with parabolic refinement and with --subpixel none; a second
+// run on the same GPU backend is bit-identical (the CPU instance's bit-for-bit match with the CPU
+// backend is its repeat).
+TYPED_TEST(SignificantPipeline, RecoveryFixtureMatchesCpuAndRepeats) {
+  for (SubpixelMethod sub : {SubpixelMethod::Parabolic, SubpixelMethod::None}) {
+    SignificantOptions o;
+    o.settings.subpixel = sub;
+    const SignificantInput in = recovery_input(46, this->kParityImages);
+    const SignificantResult here = align_significant(*this->backend_, in, o);
+    this->expect_matches_cpu(here.pairs, 46, this->kParityImages, o.settings);
+    if (!TypeParam::gpu) continue;
+    const SignificantResult again = align_significant(*this->backend_, in, o);
+    ASSERT_EQ(again.pairs.size(), here.pairs.size());
+    EXPECT_EQ(0, std::memcmp(here.pairs.data(), again.pairs.data(), here.pairs.size() * sizeof(PairResult)))
+        << "not deterministic (" << to_string(sub) << ")";
+  }
+}
+
+// A forced small batch and reference block (on the GPU 60 images: 9 batches of <= 7, the last
+// partial; 46 references: 10 blocks of <= 5) give test 21's agreement with the CPU.
+TYPED_TEST(SignificantPipeline, SmallBatchesAndBlocksMatchCpu) {
+  AlignmentBackendOptions options;
+  options.max_batch = 7;
+  options.max_reference_block = 5;
+  const auto backend = make_alignment_backend(TypeParam::devices(), options);
+  SignificantOptions o;
+  const SignificantResult here = align_significant(*backend, recovery_input(46, this->kParityImages), o);
+  this->expect_matches_cpu(here.pairs, 46, this->kParityImages, o.settings);
+}
+
+// --check-mirrors and --max-shift 4 on 8 references and 20 images: test 21's bounds, the same flip.
+TYPED_TEST(SignificantPipeline, MirrorsAndMaxShiftMatchCpu) {
+  SignificantOptions o;
+  o.settings.check_mirrors = true;
+  o.settings.max_shift = 4.0;
+  const SignificantResult here = align_significant(*this->backend_, recovery_input(8, 20), o);
+  this->expect_matches_cpu(here.pairs, 8, 20, o.settings);
 }
 
 } // namespace

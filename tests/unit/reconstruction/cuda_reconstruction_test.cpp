@@ -1,11 +1,14 @@
-// The CUDA insertion backend against the CPU one (docs/reconstruct_fourier.md#gpu-tests): G1 parity on
-// the PH1 fixture (precise with table and on-the-fly weights, fast, symmetric c4 and i, grid
-// symmetrisation, CTF invert and wiener; samples prepared on the GPU, and on the CPU for two cases)
-// with both insertion kernels (column and brick): relative L2 of the maps <= 1e-4 and FSC >= 0.9999
-// for k <= 15; brick and column kernels agree within 1e-5 on G and W; the device fold (+ fast-mode
-// convolution) of finish() matches the host fold of the same cubes within 1e-6; G3 repeated GPU runs
-// and 1 vs 2 lanes (both kernels, and 2 devices where present) within 1e-5; the memory plan
-// (docs/reconstruct_fourier.md#memory) and device errors as exit code 4. GPU cases skip without a GPU.
+// The CUDA insertion backend beyond its seam (docs/reconstruct_fourier.md#gpu-tests). CPU/GPU parity
+// of the backend that make_reconstruction_backend builds is ReconstructionBackend (backend_test.cpp);
+// here are the variants the factory does not build and the device-specific tests: the brick kernel
+// on every G1 case and the column kernel fed samples prepared on the CPU, against the CPU
+// accumulator with G1's bounds (recon_parity.hpp: relative L2 of the maps, G and W <= 1e-4, FSC >=
+// 0.9999 for k <= 15); brick and tuned column launches agree with the default column kernel within
+// 1e-5 on G and W; the device fold (+ fast-mode convolution) of finish() matches the host fold of
+// the same cubes within 1e-6; the device grid symmetrisation matches the CPU's within 1e-12; G3
+// repeated brick runs, and 1 vs 2 lanes (both kernels) and 2 devices against 1, within 1e-5; the
+// memory plan (docs/reconstruct_fourier.md#memory) and device errors as exit code 4; tuning. GPU
+// cases skip without a GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -26,85 +29,23 @@
 #include "frost/tuning/cache.hpp"
 #include "frost/test/support.hpp"
 #include "recon_fixture.hpp"
+#include "recon_parity.hpp"
 
 namespace {
 
 using namespace frost;
 namespace recon = frost::recon;
 
-constexpr double kMapTolerance = 1e-4;     // G1: relative L2 of the final maps, GPU vs CPU
-constexpr double kFscTolerance = 0.9999;   // G1: FSC for k <= 15
-constexpr int kFscLastShell = 15;
-constexpr double kRepeatTolerance = 1e-5;  // G3 and lanes/devices
+using test::ReconData;
+using test::ReconRun;
+
 constexpr double kKernelTolerance = 1e-5;  // brick vs column kernel, folded G and W
 constexpr double kFoldTolerance = 1e-6;    // device fold vs host fold of the same cubes
-
-/// Images in memory, their particles (row = index) and the group they are inserted with.
-struct Data {
-  int box = 32;
-  std::string sym = "c1";
-  std::vector<recon::ParticleRecord> views;
-  Image<float> stack;
-};
 
 recon::ReconstructionSettings settings_for(int box) {
   recon::ReconstructionSettings s;
   s.box = box;
   return s;
-}
-
-/// PH1 (docs/reconstruct_fourier.md#fixture), `count` random views; with a symmetry other than c1
-/// the phantom carries it.
-Data make_data(const std::string& sym, int count, std::uint32_t seed, bool ctf = false) {
-  Data d;
-  d.sym = sym;
-  const geom::SymmetryGroup group = geom::parse_symmetry(sym);
-  auto blobs = test::ph1_blobs(d.box, seed);
-  if (group.order() > 1) blobs = test::symmetrise_blobs(test::ph1_blobs(d.box, seed, 60 / group.order() + 1), group);
-  d.views = test::random_views(count, seed + 1);
-  test::ProjectionOptions opt;
-  if (ctf) {
-    // T9: 4 A/px, 300 kV, Cs 2.7 mm, A 0.1, dU ~ U(3000, 8000), dV = dU - U(0, 300), theta U(0, 180).
-    std::mt19937 rng(seed + 2);
-    std::uniform_real_distribution<double> du(3000, 8000), dd(0, 300), ang(0, 180);
-    for (auto& v : d.views) {
-      v.has_ctf = true;
-      v.ctf.voltage = 300;
-      v.ctf.cs = 2.7;
-      v.ctf.amplitude_contrast = 0.1;
-      v.ctf.defocus_u = du(rng);
-      v.ctf.defocus_v = v.ctf.defocus_u - dd(rng);
-      v.ctf.defocus_angle = ang(rng);
-    }
-    opt.apply_ctf = true;
-    opt.pixel_size = 4.0;
-  }
-  for (std::size_t i = 0; i < d.views.size(); ++i) d.views[i].row = i;
-  d.stack = test::exact_projections(d.box, blobs, d.views, opt);
-  return d;
-}
-
-/// One accumulate() + finalise() with `accumulator`; the half grids are kept (symmetrised).
-struct RunResult {
-  std::vector<recon::HalfGrid> grids;
-  std::vector<Image<float>> maps;
-};
-
-RunResult run(const recon::ReconstructionSettings& s, const Data& d, recon::GridAccumulator& accumulator,
-              int grids = 1, int buffer = 25) {
-  const recon::GridLayout layout = recon::make_grid_layout(s);
-  recon::AccumulateOptions opt;
-  opt.buffer_size = buffer;
-  opt.grids = grids;
-  RunResult r;
-  r.grids = recon::accumulate(s, layout, geom::parse_symmetry(d.sym), d.views, test::stack_loader(d.stack), accumulator, opt);
-  for (auto& g : r.grids) r.maps.push_back(recon::finalise(g, s, layout));
-  return r;
-}
-
-RunResult run_cpu(const recon::ReconstructionSettings& s, const Data& d, int grids = 1, int buffer = 25) {
-  auto acc = recon::make_cpu_accumulator(s, recon::make_grid_layout(s), grids);
-  return run(s, d, *acc, grids, buffer);
 }
 
 cuda::InsertLaunchConfig launch_for(cuda::InsertKernel kernel) {
@@ -113,10 +54,10 @@ cuda::InsertLaunchConfig launch_for(cuda::InsertKernel kernel) {
   return c;
 }
 
-RunResult run_gpu_launch(const recon::ReconstructionSettings& s, const Data& d, int grids, int buffer,
-                         std::vector<int> devices, int streams, const cuda::InsertLaunchConfig& launch) {
+ReconRun run_gpu_launch(const recon::ReconstructionSettings& s, const ReconData& d, int grids, int buffer,
+                        std::vector<int> devices, int streams, const cuda::InsertLaunchConfig& launch) {
   auto acc = cuda::make_cuda_accumulator(s, recon::make_grid_layout(s), grids, devices, streams, launch);
-  RunResult r = run(s, d, *acc, grids, buffer);
+  ReconRun r = test::run_reconstruction(s, d, *acc, grids, buffer);
   const cuda::CudaInsertStats st = cuda::cuda_insert_stats(*acc);
   EXPECT_TRUE(st.valid);
   const auto inserted = static_cast<std::int64_t>(d.views.size());
@@ -129,40 +70,15 @@ RunResult run_gpu_launch(const recon::ReconstructionSettings& s, const Data& d, 
   return r;
 }
 
-RunResult run_gpu(const recon::ReconstructionSettings& s, const Data& d, int grids = 1, int buffer = 25,
-                  std::vector<int> devices = {0}, int streams = 1,
-                  cuda::InsertKernel kernel = cuda::default_insert_launch().kernel, bool fft_on_device = true) {
+ReconRun run_gpu(const recon::ReconstructionSettings& s, const ReconData& d, int grids = 1, int buffer = 25,
+                 std::vector<int> devices = {0}, int streams = 1,
+                 cuda::InsertKernel kernel = cuda::default_insert_launch().kernel, bool fft_on_device = true) {
   cuda::InsertLaunchConfig launch = launch_for(kernel);
   launch.fft_on_device = fft_on_device;
   return run_gpu_launch(s, d, grids, buffer, std::move(devices), streams, launch);
 }
 
-double grid_l2(const recon::HalfGrid& a, const recon::HalfGrid& b, bool weights) {
-  const auto& x = weights ? a.weight : a.data;
-  const auto& y = weights ? b.weight : b.data;
-  EXPECT_EQ(x.size(), y.size());
-  return test::relative_l2(x.data(), y.data(), std::min(x.size(), y.size()));
-}
-
-/// G1 comparison of a GPU run against the CPU run: maps, FSC, and the folded grids.
-void expect_parity(const char* label, const RunResult& gpu, const RunResult& cpu) {
-  ASSERT_EQ(gpu.maps.size(), cpu.maps.size());
-  for (std::size_t m = 0; m < gpu.maps.size(); ++m) {
-    const double l2 = test::relative_l2(gpu.maps[m], cpu.maps[m]);
-    const auto fsc = test::fsc_shells(gpu.maps[m], cpu.maps[m]);
-    const double gl2 = grid_l2(gpu.grids[m], cpu.grids[m], false);
-    const double wl2 = grid_l2(gpu.grids[m], cpu.grids[m], true);
-    double fmin = 1.0;
-    for (int k = 0; k <= kFscLastShell && k < static_cast<int>(fsc.size()); ++k) fmin = std::min(fmin, fsc[k]);
-    std::printf("G1 %s map %zu: rel L2 %.3g (G %.3g, W %.3g), min FSC k<=%d %.7f\n", label, m, l2, gl2, wl2,
-                kFscLastShell, fmin);
-    EXPECT_LE(l2, kMapTolerance) << label;
-    EXPECT_LE(gl2, kMapTolerance) << label << " (G)";
-    EXPECT_LE(wl2, kMapTolerance) << label << " (W)";
-    ASSERT_GT(static_cast<int>(fsc.size()), kFscLastShell);
-    for (int k = 0; k <= kFscLastShell; ++k) EXPECT_GE(fsc[k], kFscTolerance) << label << " shell " << k;
-  }
-}
+using test::grid_l2;
 
 // ---- runs everywhere ------------------------------------------------------------------------
 
@@ -236,62 +152,44 @@ TEST(CudaReconstruction, CubeLargerThanFreeMemoryIsDeviceError) {
   }
 }
 
-struct ParityCase {
-  const char* name;
-  std::string sym;
-  int views;
-  bool fast;
-  recon::Interpolation interp;
-  recon::CtfMode ctf;
-  recon::SymMode sym_mode = recon::SymMode::Insert;
-  bool cpu_fft = false; ///< samples prepared on the CPU (default: pad, FFT and crop on the GPU)
-};
+/// What make_reconstruction_backend does not build, on the G1 cases against the CPU accumulator:
+/// the brick kernel, and the column kernel fed samples prepared on the CPU. The default column
+/// kernel with device preparation is ReconstructionBackend's (backend_test.cpp).
+using VariantParam = std::tuple<test::ParityCase, cuda::InsertKernel>;
+class CudaKernelVariants : public ::testing::TestWithParam<VariantParam> {};
 
-/// Test names and ctest lines show the case name, not the bytes of the struct.
-void PrintTo(const ParityCase& c, std::ostream* os) { *os << c.name; }
-
-/// Every G1 case runs with both insertion kernels.
-class CudaParity : public ::testing::TestWithParam<std::tuple<ParityCase, cuda::InsertKernel>> {};
-
-TEST_P(CudaParity, MatchesCpu) {
+TEST_P(CudaKernelVariants, MatchCpu) {
   FROST_REQUIRE_GPU();
-  const ParityCase& c = std::get<0>(GetParam());
+  const test::ParityCase& c = std::get<0>(GetParam());
   const cuda::InsertKernel kernel = std::get<1>(GetParam());
-  const bool ctf = c.ctf != recon::CtfMode::None;
-  const Data d = make_data(c.sym, c.views, 11, ctf);
-  auto s = settings_for(d.box);
-  s.fast = c.fast;
-  s.interp = c.interp;
-  s.ctf = c.ctf;
-  s.sym_mode = c.sym_mode;
-  if (ctf) s.pixel_size = 4.0;
-  const RunResult cpu = run_cpu(s, d);
-  const RunResult gpu = run_gpu(s, d, 1, 25, {0}, 1, kernel, !c.cpu_fft);
-  const std::string label = std::string(c.name) + " " + cuda::insert_kernel_name(kernel);
-  expect_parity(label.c_str(), gpu, cpu);
+  const ReconData d = test::parity_data(c);
+  const recon::ReconstructionSettings s = test::parity_settings(c, d.box);
+  const ReconRun cpu = test::run_cpu_reconstruction(s, d, c.grids, c.buffer);
+  const ReconRun gpu = run_gpu(s, d, c.grids, c.buffer, {0}, c.streams, kernel, !c.cpu_fft);
+  test::expect_g1_parity(std::string(c.name) + " " + cuda::insert_kernel_name(kernel), gpu, cpu);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    G1, CudaParity,
-    ::testing::Combine(
-        ::testing::Values(ParityCase{"PreciseLookup", "c1", 300, false, recon::Interpolation::Lookup, recon::CtfMode::None},
-                          ParityCase{"PreciseDynamic", "c1", 300, false, recon::Interpolation::Dynamic, recon::CtfMode::None},
-                          ParityCase{"Fast", "c1", 300, true, recon::Interpolation::Lookup, recon::CtfMode::None},
-                          ParityCase{"SymC4", "c4", 75, false, recon::Interpolation::Lookup, recon::CtfMode::None},
-                          ParityCase{"SymI", "i", 5, false, recon::Interpolation::Lookup, recon::CtfMode::None},
-                          ParityCase{"SymIFast", "i", 5, true, recon::Interpolation::Lookup, recon::CtfMode::None},
-                          ParityCase{"SymIGrid", "i", 5, false, recon::Interpolation::Lookup, recon::CtfMode::None,
-                                     recon::SymMode::Grid},
-                          ParityCase{"PreciseCpuFft", "c1", 300, false, recon::Interpolation::Lookup,
-                                     recon::CtfMode::None, recon::SymMode::Insert, true},
-                          ParityCase{"CtfWienerCpuFft", "c1", 300, false, recon::Interpolation::Lookup,
-                                     recon::CtfMode::Wiener, recon::SymMode::Insert, true},
-                          ParityCase{"CtfInvert", "c1", 300, false, recon::Interpolation::Lookup, recon::CtfMode::Invert},
-                          ParityCase{"CtfWiener", "c1", 300, false, recon::Interpolation::Lookup, recon::CtfMode::Wiener}),
-        ::testing::Values(cuda::InsertKernel::Column, cuda::InsertKernel::Brick)),
-    [](const ::testing::TestParamInfo<std::tuple<ParityCase, cuda::InsertKernel>>& param) {
-      return std::string(std::get<0>(param.param).name) + "_" + cuda::insert_kernel_name(std::get<1>(param.param));
-    });
+/// The G1 cases of one grid (the half maps ran on the default kernel only), or those whose samples
+/// are prepared on the CPU.
+std::vector<test::ParityCase> g1_cases_where(bool cpu_fft_only) {
+  std::vector<test::ParityCase> out;
+  for (const test::ParityCase& c : test::g1_cases())
+    if (cpu_fft_only ? c.cpu_fft : c.grids == 1) out.push_back(c);
+  return out;
+}
+
+std::string variant_name(const ::testing::TestParamInfo<VariantParam>& param) {
+  return std::string(std::get<0>(param.param).name) + "_" + cuda::insert_kernel_name(std::get<1>(param.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Brick, CudaKernelVariants,
+                         ::testing::Combine(::testing::ValuesIn(g1_cases_where(false)),
+                                            ::testing::Values(cuda::InsertKernel::Brick)),
+                         variant_name);
+INSTANTIATE_TEST_SUITE_P(CpuFft, CudaKernelVariants,
+                         ::testing::Combine(::testing::ValuesIn(g1_cases_where(true)),
+                                            ::testing::Values(cuda::InsertKernel::Column)),
+                         variant_name);
 
 /// The brick kernel, and the column kernel in tuned configurations of the `fr_insert` space
 /// (thread tiles, blob table in shared memory, few blocks along z), insert the same (space,
@@ -310,13 +208,13 @@ class CudaKernels : public ::testing::TestWithParam<KernelCase> {};
 TEST_P(CudaKernels, MatchColumnKernel) {
   FROST_REQUIRE_GPU();
   const KernelCase& c = GetParam();
-  const Data d = make_data(c.sym, c.views, 71);
+  const ReconData d = test::make_recon_data(c.sym, c.views, 71);
   auto s = settings_for(d.box);
   s.fast = c.fast;
   s.interp = c.interp;
-  const RunResult column = run_gpu(s, d, 1, 25, {0}, 2, cuda::InsertKernel::Column);
+  const ReconRun column = run_gpu(s, d, 1, 25, {0}, 2, cuda::InsertKernel::Column);
   for (cuda::InsertKernel kernel : {cuda::InsertKernel::Brick}) {
-    const RunResult other = run_gpu(s, d, 1, 25, {0}, 2, kernel);
+    const ReconRun other = run_gpu(s, d, 1, 25, {0}, 2, kernel);
     const double gl2 = grid_l2(other.grids[0], column.grids[0], false);
     const double wl2 = grid_l2(other.grids[0], column.grids[0], true);
     std::printf("%s vs column %s: G rel L2 %.3g, W rel L2 %.3g\n", cuda::insert_kernel_name(kernel), c.name, gl2, wl2);
@@ -337,7 +235,7 @@ TEST_P(CudaKernels, MatchColumnKernel) {
     launch.max_grid_z = t.grid_z;
     launch.tile = t.tile;
     launch.shared_blob_table = t.shared_table;
-    const RunResult other = run_gpu_launch(s, d, 1, 25, {0}, 2, launch);
+    const ReconRun other = run_gpu_launch(s, d, 1, 25, {0}, 2, launch);
     const double gl2 = grid_l2(other.grids[0], column.grids[0], false);
     const double wl2 = grid_l2(other.grids[0], column.grids[0], true);
     std::printf("column %d^2 z %d tile %d table %d vs default %s: G rel L2 %.3g, W rel L2 %.3g\n", t.block, t.grid_z,
@@ -357,7 +255,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<KernelCase>& param) { return std::string(param.param.name); });
 
 /// Inserts the views of `d` batch by batch (views with subset 2 into grid 1 when grids = 2).
-void insert_views(const recon::ReconstructionSettings& s, const Data& d, recon::GridAccumulator& acc, int grids) {
+void insert_views(const recon::ReconstructionSettings& s, const ReconData& d, recon::GridAccumulator& acc, int grids) {
   const auto layout = recon::make_grid_layout(s);
   const auto group = geom::parse_symmetry(d.sym);
   constexpr int kBuffer = 25;
@@ -386,7 +284,7 @@ void insert_views(const recon::ReconstructionSettings& s, const Data& d, recon::
 /// finish() folds (and in fast mode first convolves) on the device; the host fold of the same
 /// cubes, downloaded before, agrees within float rounding of the fold's sums.
 void expect_device_fold_matches_host(bool fast, int grids, const std::vector<int>& devices) {
-  Data d = make_data("c4", 60, 81);
+  ReconData d = test::make_recon_data("c4", 60, 81);
   for (std::size_t i = 0; i < d.views.size(); ++i) d.views[i].subset = 1 + static_cast<int>(i % 2);
   auto s = settings_for(d.box);
   s.fast = fast;
@@ -432,52 +330,44 @@ TEST(CudaReconstruction, DeviceFoldOfTwoDevicesMatchesHost) {
   expect_device_fold_matches_host(true, 1, {0, 1});
 }
 
-TEST(CudaReconstruction, HalfMapsMatchCpu) {
+// G3 for the brick kernel (the column kernel's is ReconstructionBackend.RepeatedRunsAgree).
+TEST(CudaReconstruction, BrickKernelRepeatedRunsAgree) {
   FROST_REQUIRE_GPU();
-  Data d = make_data("c1", 300, 21);
-  for (std::size_t i = 0; i < d.views.size(); ++i) d.views[i].subset = 1 + static_cast<int>(i % 2);
+  const ReconData d = test::make_recon_data("c4", 75, 31);
   const auto s = settings_for(d.box);
-  expect_parity("HalfMaps", run_gpu(s, d, 2), run_cpu(s, d, 2));
+  const cuda::InsertKernel kernel = cuda::InsertKernel::Brick;
+  const ReconRun a = run_gpu(s, d, 1, 25, {0}, 1, kernel), b = run_gpu(s, d, 1, 25, {0}, 1, kernel);
+  const double l2 = test::relative_l2(a.maps[0], b.maps[0]);
+  std::printf("G3 repeat (%s): rel L2 %.3g\n", cuda::insert_kernel_name(kernel), l2);
+  EXPECT_LE(l2, test::kG3RepeatTolerance);
 }
 
-TEST(CudaReconstruction, RepeatedRunsAgree) {
-  FROST_REQUIRE_GPU();
-  const Data d = make_data("c4", 75, 31);
-  const auto s = settings_for(d.box);
-  for (cuda::InsertKernel kernel : {cuda::InsertKernel::Column, cuda::InsertKernel::Brick}) {
-    const RunResult a = run_gpu(s, d, 1, 25, {0}, 1, kernel), b = run_gpu(s, d, 1, 25, {0}, 1, kernel);
-    const double l2 = test::relative_l2(a.maps[0], b.maps[0]);
-    std::printf("G3 repeat (%s): rel L2 %.3g\n", cuda::insert_kernel_name(kernel), l2);
-    EXPECT_LE(l2, kRepeatTolerance) << cuda::insert_kernel_name(kernel);
-  }
-}
-
+// The lanes against each other; two lanes against the CPU is the G1 case SmallBatchesTwoLanes
+// (ReconstructionBackend for the column kernel, CudaKernelVariants for the brick kernel).
 TEST(CudaReconstruction, TwoLanesEqualOneLane) {
   FROST_REQUIRE_GPU();
-  const Data d = make_data("c4", 75, 41);
+  const ReconData d = test::make_recon_data("c4", 75, 41);
   const auto s = settings_for(d.box);
-  const RunResult cpu = run_cpu(s, d, 1, 5);
   for (cuda::InsertKernel kernel : {cuda::InsertKernel::Column, cuda::InsertKernel::Brick}) {
     // Small batches so both lanes get many of them.
-    const RunResult one = run_gpu(s, d, 1, 5, {0}, 1, kernel);
-    const RunResult two = run_gpu(s, d, 1, 5, {0}, 2, kernel);
+    const ReconRun one = run_gpu(s, d, 1, 5, {0}, 1, kernel);
+    const ReconRun two = run_gpu(s, d, 1, 5, {0}, 2, kernel);
     const double l2 = test::relative_l2(two.maps[0], one.maps[0]);
     std::printf("lanes 2 vs 1 (%s): rel L2 %.3g\n", cuda::insert_kernel_name(kernel), l2);
-    EXPECT_LE(l2, kRepeatTolerance) << cuda::insert_kernel_name(kernel);
-    expect_parity("TwoLanes", two, cpu);
+    EXPECT_LE(l2, test::kG3RepeatTolerance) << cuda::insert_kernel_name(kernel);
   }
 }
 
 TEST(CudaReconstruction, TwoDevicesEqualOne) {
   FROST_REQUIRE_GPU();
   if (cuda_device_count() < 2) GTEST_SKIP() << "G4 needs 2 CUDA devices; " << cuda_device_count() << " visible";
-  const Data d = make_data("c4", 75, 51);
+  const ReconData d = test::make_recon_data("c4", 75, 51);
   const auto s = settings_for(d.box);
-  const RunResult one = run_gpu(s, d, 1, 5, {0}, 2);
-  const RunResult two = run_gpu(s, d, 1, 5, {0, 1}, 2);
+  const ReconRun one = run_gpu(s, d, 1, 5, {0}, 2);
+  const ReconRun two = run_gpu(s, d, 1, 5, {0, 1}, 2);
   const double l2 = test::relative_l2(two.maps[0], one.maps[0]);
   std::printf("G4 devices 2 vs 1: rel L2 %.3g\n", l2);
-  EXPECT_LE(l2, kRepeatTolerance);
+  EXPECT_LE(l2, test::kG3RepeatTolerance);
 }
 
 /// Dynamic tuning inside the run (docs/tune.md#dynamic-tuning-in-the-main-loop): the launches
@@ -485,13 +375,13 @@ TEST(CudaReconstruction, TwoDevicesEqualOne) {
 /// phase's record goes to the cache, and the next run hits it exactly and does not tune again (G6).
 TEST(CudaReconstruction, DynamicTuningInTheRunMatchesTheDefault) {
   FROST_REQUIRE_GPU();
-  const Data d = make_data("c4", 300, 61);
+  const ReconData d = test::make_recon_data("c4", 300, 61);
   const auto s = settings_for(d.box);
   const recon::GridLayout layout = recon::make_grid_layout(s);
   const int buffer = 7; // 42 full batches and a partial one (run untimed)
   const long long spaces = buffer * static_cast<long long>(
                                         recon::plan_symmetry(geom::parse_symmetry(d.sym), s.sym_mode).inserted.order());
-  const RunResult reference = run_gpu(s, d, 1, buffer, {0}, 2);
+  const ReconRun reference = run_gpu(s, d, 1, buffer, {0}, 2);
   test::TempDir dir;
   tuning::TuningOptions options;
   options.policy = tuning::TunePolicy::Dynamic;
@@ -500,10 +390,10 @@ TEST(CudaReconstruction, DynamicTuningInTheRunMatchesTheDefault) {
   auto count_records = [&] { return tuning::TuningCache(dir.path()).records().size(); };
   {
     auto acc = cuda::make_tuned_cuda_accumulator(s, layout, 1, {0}, 2, options, spaces, 43);
-    const RunResult tuned = run(s, d, *acc, 1, buffer);
+    const ReconRun tuned = test::run_reconstruction(s, d, *acc, 1, buffer);
     const double l2 = test::relative_l2(tuned.maps[0], reference.maps[0]);
     std::printf("dynamic tuning in the run vs default launch: rel L2 %.3g\n", l2);
-    EXPECT_LE(l2, kRepeatTolerance);
+    EXPECT_LE(l2, test::kG3RepeatTolerance);
   }
   const auto records = tuning::TuningCache(dir.path()).records();
   ASSERT_EQ(records.size(), 1u);
@@ -517,8 +407,8 @@ TEST(CudaReconstruction, DynamicTuningInTheRunMatchesTheDefault) {
   for (tuning::TunePolicy p : {tuning::TunePolicy::Auto, tuning::TunePolicy::Dynamic}) {
     options.policy = p;
     auto acc = cuda::make_tuned_cuda_accumulator(s, layout, 1, {0}, 2, options, spaces, 43);
-    const RunResult again = run(s, d, *acc, 1, buffer);
-    EXPECT_LE(test::relative_l2(again.maps[0], reference.maps[0]), kRepeatTolerance);
+    const ReconRun again = test::run_reconstruction(s, d, *acc, 1, buffer);
+    EXPECT_LE(test::relative_l2(again.maps[0], reference.maps[0]), test::kG3RepeatTolerance);
   }
   EXPECT_EQ(count_records(), 1u);
   // auto with a cold cache and few launches: the rule of docs/tune.md#when-dynamic-tuning-pays says
@@ -528,14 +418,14 @@ TEST(CudaReconstruction, DynamicTuningInTheRunMatchesTheDefault) {
   options.cache_dir = cold.path();
   {
     auto acc = cuda::make_tuned_cuda_accumulator(s, layout, 1, {0}, 2, options, spaces, 43);
-    (void)run(s, d, *acc, 1, buffer);
+    (void)test::run_reconstruction(s, d, *acc, 1, buffer);
   }
   EXPECT_TRUE(tuning::TuningCache(cold.path()).records().empty());
 }
 
 TEST(CudaReconstruction, KernelTimingRuns) {
   FROST_REQUIRE_GPU();
-  const Data d = make_data("c4", 10, 61);
+  const ReconData d = test::make_recon_data("c4", 10, 61);
   const auto s = settings_for(d.box);
   const auto layout = recon::make_grid_layout(s);
   const auto group = geom::parse_symmetry(d.sym);

@@ -44,6 +44,9 @@ struct AlignmentBackendOptions {
   int cpu_threads = 0;          ///< CPU: OpenMP threads (0 = frost::num_threads())
   double memory_fraction = 0.8; ///< GPU: `--gpu-mem-fraction`, share of the device's free memory
   int max_batch = 0;            ///< GPU: upper bound of the images per batch (`--batch`); 0 = the backend's
+  /// GPU: upper bound of the references prepared and resident at once, below the backend's own
+  /// (tests force several reference blocks with it); 0 = the backend's
+  int max_reference_block = 0;
 };
 
 /// @brief The backend for `devices`: the CPU's for `devices.cpu`, else the CUDA one on every id
