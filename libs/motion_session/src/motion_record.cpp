@@ -20,7 +20,8 @@ motion::RenderRequest session_render_request(motion::RenderRequest request) {
   return request;
 }
 
-void fill_motion_fields(session::MovieRecord& r, const motion::LoadedMovie& m, const motion::MovieAlignment& a) {
+void fill_motion_fields(session::MovieRecord& r, const motion::LoadedMovie& m, const motion::MovieAlignment& a,
+                        int gpu) {
   const double raw_A = m.pixel_size;                 // Å per raw pixel
   const double processed_A = m.pixel_size * m.binning;
   r.width = static_cast<int>(m.reader->raw_width());
@@ -62,9 +63,9 @@ void fill_motion_fields(session::MovieRecord& r, const motion::LoadedMovie& m, c
   if (a.sums) {
     const motion::FrameSums& s = *a.sums;
     if (has_pixels(s.even) && has_pixels(s.odd) && s.even.shape().x >= 8 && s.even.shape().y >= 8)
-      r.frc_resolution_A = session::half_sum_frc_resolution(s.even.cview(), s.odd.cview(), processed_A);
+      r.frc_resolution_A = session::half_sum_frc_resolution(s.even.cview(), s.odd.cview(), processed_A, gpu);
     if (has_pixels(s.dose_weighted) && has_pixels(s.aligned))
-      r.dw_hf_power_ratio = session::high_frequency_power_ratio(s.dose_weighted.cview(), s.aligned.cview());
+      r.dw_hf_power_ratio = session::high_frequency_power_ratio(s.dose_weighted.cview(), s.aligned.cview(), 0.5, gpu);
   }
 
   // Pipeline order; the loop appends "write".

@@ -7,11 +7,12 @@
 
 namespace frost::session {
 
-double high_frequency_power_ratio(View<const float> weighted, View<const float> unweighted, double from_nyquist) {
+double high_frequency_power_ratio(View<const float> weighted, View<const float> unweighted, double from_nyquist,
+                                  int gpu) {
   FROST_EXPECTS(weighted.shape.x == unweighted.shape.x && weighted.shape.y == unweighted.shape.y,
                 "dose-weighting check: the two sums differ in size");
-  const auto fw = detail::half_spectrum(weighted);
-  const auto fu = detail::half_spectrum(unweighted);
+  const auto fw = detail::half_spectrum(weighted, gpu);
+  const auto fu = detail::half_spectrum(unweighted, gpu);
   // Frequencies in cycles per pixel: Nyquist is 0.5 on each axis.
   const double lo = 0.5 * from_nyquist;
   std::vector<double> pw_part(detail::kRingBlocks, 0.0), pu_part(detail::kRingBlocks, 0.0);

@@ -11,8 +11,9 @@
 
 namespace frost::session::detail {
 
-/// The R2C half spectrum (nx/2+1 by ny, x fastest) of the first plane of `image`.
-std::vector<std::complex<float>> half_spectrum(View<const float> image);
+/// The R2C half spectrum (nx/2+1 by ny, x fastest) of the first plane of `image`, transformed
+/// by FFTW, or by cuFFT on GPU `gpu` when gpu >= 0 (through frost::fft's buffers: no CUDA here).
+std::vector<std::complex<float>> half_spectrum(View<const float> image, int gpu = -1);
 
 /// Rows of the half spectrum are summed in this many fixed blocks, each on one thread, and the
 /// blocks' sums are added in block order: the result does not depend on the thread count.

@@ -8,12 +8,12 @@
 
 namespace frost::session {
 
-FrcCurve fourier_ring_correlation(View<const float> a, View<const float> b, double pixel_size_A) {
+FrcCurve fourier_ring_correlation(View<const float> a, View<const float> b, double pixel_size_A, int gpu) {
   FROST_EXPECTS(a.shape.x == b.shape.x && a.shape.y == b.shape.y, "FRC: the two images differ in size");
   FROST_EXPECTS(a.shape.x >= 8 && a.shape.y >= 8, "FRC: images smaller than 8 x 8");
   const index_t nx = a.shape.x, ny = a.shape.y;
-  const auto fa = detail::half_spectrum(a);
-  const auto fb = detail::half_spectrum(b);
+  const auto fa = detail::half_spectrum(a, gpu);
+  const auto fb = detail::half_spectrum(b, gpu);
   FrcCurve c;
   c.rings = static_cast<int>(std::min(nx, ny));
   c.pixel_size_A = pixel_size_A;
@@ -61,8 +61,8 @@ double frc_resolution(const FrcCurve& curve, double threshold) {
   return 2 * curve.pixel_size_A;
 }
 
-double half_sum_frc_resolution(View<const float> even_sum, View<const float> odd_sum, double pixel_size_A) {
-  return frc_resolution(fourier_ring_correlation(even_sum, odd_sum, pixel_size_A), 0.143);
+double half_sum_frc_resolution(View<const float> even_sum, View<const float> odd_sum, double pixel_size_A, int gpu) {
+  return frc_resolution(fourier_ring_correlation(even_sum, odd_sum, pixel_size_A, gpu), 0.143);
 }
 
 } // namespace frost::session
