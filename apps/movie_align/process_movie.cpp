@@ -163,6 +163,7 @@ std::function<MovieSummary()> align_for_writing(const std::string& movie, motion
     const motion::MovieAlignment& a = m->a;
     MovieFacts& facts = m->facts;
     if (inspect) inspect(m->loaded, a);
+    const double inspect_seconds = since(t_write);
     // Write: every output of the movie in one set, renamed into place together at the end (a
     // failing output leaves none of them).
     OutputSet written;
@@ -196,6 +197,7 @@ std::function<MovieSummary()> align_for_writing(const std::string& movie, motion
     s.last_shift_raw = {a.model.global.back().x * m->loaded.binning, a.model.global.back().y * m->loaded.binning};
     s.alignment_path = paths.alignment;
     s.write_seconds = since(t_write);
+    s.inspect_seconds = inspect_seconds;
     s.seconds = m->align_seconds + s.write_seconds;
     return s;
   };

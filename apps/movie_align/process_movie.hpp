@@ -22,6 +22,7 @@ struct MovieSummary {
   std::string alignment_path;  ///< the -o file written
   double seconds = 0;          ///< aligning and writing (not the wait between them)
   double write_seconds = 0;    ///< writing the outputs (with MovieHooks::inspect)
+  double inspect_seconds = 0;  ///< of write_seconds, MovieHooks::inspect (a session's quality metrics)
 };
 
 /// What a live session adds to one movie's run (docs/session.md#the-session-loop): more sums to

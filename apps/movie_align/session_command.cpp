@@ -150,7 +150,8 @@ int run_session_command(const cli::Params& p, const std::vector<motion::MotionBa
     return [record, copies_done, write = std::move(write), out](session::MovieRecord& rec) {
       *record = &rec;
       const MovieSummary summary = write();
-      rec.timings_s.emplace_back("write", summary.write_seconds);
+      rec.timings_s.emplace_back("quality", summary.inspect_seconds);
+      rec.timings_s.emplace_back("write", summary.write_seconds - summary.inspect_seconds);
       rec.timings_s.emplace_back("total", summary.seconds);
       rec.micrograph = out.micrograph;
       rec.micrograph_nodw = out.micrograph_nodw;

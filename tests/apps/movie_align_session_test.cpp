@@ -135,7 +135,7 @@ TEST_F(MovieAlignSession, RecordsPassTheSchema) {
     EXPECT_LT(*r.frc_resolution_A, 128.0);
     std::vector<std::string> stages;
     for (const auto& s : r.timings_s) stages.push_back(s.first);
-    EXPECT_EQ(stages, (std::vector<std::string>{"read", "global", "sum", "write", "total"}));
+    EXPECT_EQ(stages, (std::vector<std::string>{"read", "global", "sum", "quality", "write", "total"}));
     EXPECT_TRUE(test::exists(r.micrograph)) << r.micrograph;
     EXPECT_TRUE(test::exists(r.motion_star)) << r.motion_star;
     EXPECT_LE(r.found_at.value_or(0), r.ready_at.value_or(-1));
