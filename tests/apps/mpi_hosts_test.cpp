@@ -1,6 +1,7 @@
-// Ranks as if on different hosts (docs/conventions.md#mpi-and-several-hosts): under mpirun -np 4,
-// a wrapper gives every rank what a node of its own would give it: a private /tmp (TMPDIR), home
-// and cache folders, and local rank 0 of 1 (so no two ranks look like neighbours on one machine).
+// Ranks as if on different hosts (docs/conventions.md#mpi-and-several-hosts): under mpirun -np 4
+// (and 8 for the reconstruction), a wrapper gives every rank what a node of its own would give it:
+// a private /tmp (TMPDIR), home and cache folders, and local rank 0 of 1 (so no two ranks look like
+// neighbours on one machine).
 // Inputs and outputs are on the shared file system (the test's folder). The programs must give
 // the single-rank results; a rank killed with SIGKILL must end the whole job, with a non-zero
 // status, a message naming the rank and no output left, within the timeout. CPU only; skipped
@@ -48,10 +49,14 @@ protected:
   test::Outcome run(const std::string& command, double timeout_s = 300) {
     return test::run_program(command, dir_.file("log" + std::to_string(runs_++)), timeout_s);
   }
-  /// mpirun -np 4 with every rank on its own "host".
-  test::Outcome on_four_hosts(const std::string& program, const std::string& env = "") {
+  /// mpirun -np `ranks` with every rank on its own "host".
+  test::Outcome on_hosts(int ranks, const std::string& program, const std::string& env = "") {
     // Through env(1): the runner execs the command, and the launcher line starts with assignments.
-    return run("env " + env + std::string(FROST_MPIEXEC) + " -np 4 " + file("host.sh") + " " + program);
+    return run("env " + env + std::string(FROST_MPIEXEC) + " -np " + std::to_string(ranks) + " " + file("host.sh") +
+               " " + program);
+  }
+  test::Outcome on_four_hosts(const std::string& program, const std::string& env = "") {
+    return on_hosts(4, program, env);
   }
 
 private:
@@ -62,12 +67,17 @@ private:
 TEST_F(MpiHosts, ReconstructionGivesTheSingleRankMap) {
   const std::string args = " --device cpu --thr 1 -i " + file("imgs.star") + " --sym c2 --mpi_job_size 9 -o ";
   ASSERT_EQ(run(std::string(FROST_RECONSTRUCT_EXE) + args + file("one.mrc")).exit_code, 0);
-  const test::Outcome o = on_four_hosts(std::string(FROST_RECONSTRUCT_EXE) + args + file("four.mrc"));
-  ASSERT_EQ(o.exit_code, 0) << o.err;
-  const Image<float> a = io::read_volume(file("one.mrc")).image, b = io::read_volume(file("four.mrc")).image;
-  const double d = test::relative_l2(a.data(), b.data(), static_cast<std::size_t>(a.size()));
-  std::printf("4 ranks on 4 'hosts' vs 1 rank: rel L2 %.3g\n", d);
-  EXPECT_LE(d, 1e-6);
+  const Image<float> a = io::read_volume(file("one.mrc")).image;
+  // Eight ranks stand for a job of several nodes: the grids still meet in one reduction.
+  for (int ranks : {4, 8}) {
+    const std::string out = file("ranks" + std::to_string(ranks) + ".mrc");
+    const test::Outcome o = on_hosts(ranks, std::string(FROST_RECONSTRUCT_EXE) + args + out);
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    const Image<float> b = io::read_volume(out).image;
+    const double d = test::relative_l2(a.data(), b.data(), static_cast<std::size_t>(a.size()));
+    std::printf("%d ranks on %d 'hosts' vs 1 rank: rel L2 %.3g\n", ranks, ranks, d);
+    EXPECT_LE(d, 1e-6);
+  }
 }
 
 TEST_F(MpiHosts, AlignSignificantGivesTheSingleRankFile) {
