@@ -25,7 +25,7 @@ constexpr const char* kSession = "Live session (docs/session.md)";
 const std::set<std::string>& unhashed_options() {
   static const std::set<std::string> names = {
       "-i",          "--session", "--watch",    "--watch-timeout", "--poll",     "--overwrite",
-      "--retry-failed", "--device", "--thr",    "--verbose",       "--progress", "--storage",
+      "--retry-failed", "--journal-mode", "--device", "--thr", "--verbose", "--progress", "--storage",
       "--gpu-mem-fraction", "--low-memory", "--tune", "--tuning-cache"};
   return names;
 }
@@ -56,13 +56,17 @@ void define_session_options(cli::Params& p) {
       .at_least(0).in_section(kSession);
   p.flag("--poll", "scan the input folder instead of inotify (network file systems)").in_section(kSession);
   p.flag("--retry-failed", "align the movies a session recorded as failed again").in_section(kSession);
+  p.choice("--journal-mode", "wal", {"wal", "delete"},
+           "SQLite journal mode of the session: wal (one host; readers beside the writers) or delete (a session "
+           "folder that processes on several hosts share over a network file system)")
+      .in_section(kSession);
 }
 
 bool is_session_run(const cli::Params& p) { return p.given("--session"); }
 
 void validate_session_options(const cli::Params& p, const OutputPaths& pattern) {
   if (!is_session_run(p)) {
-    for (const char* name : {"--watch", "--watch-timeout", "--poll", "--retry-failed"})
+    for (const char* name : {"--watch", "--watch-timeout", "--poll", "--retry-failed", "--journal-mode"})
       if (p.given(name)) throw_usage_error(std::string(name) + " needs --session DIR");
     return;
   }
@@ -98,6 +102,7 @@ int run_session_command(const cli::Params& p, const std::vector<motion::MotionBa
   s.poll = p.flag_value("--poll");
   s.journal.overwrite = options.overwrite;
   s.journal.retry_failed = p.flag_value("--retry-failed");
+  s.journal.wal = p.get_text("--journal-mode") == "wal";
   s.parameter_hash = session_parameter_hash(p);
   s.devices = devices;
   s.optics.original_pixel_size_A = options.align.pixel_size.value_or(1.0);

@@ -93,9 +93,13 @@ void Journal::open_session(const JournalOptions& options) {
   // WAL lets readers (the report, `select`) run beside the writers; NORMAL synchronisation keeps
   // every committed transaction through a killed process (only a machine crash may lose the last
   // ones), docs/session.md#journal.
-  if (options.wal) {
-    auto mode = db_->prepare("PRAGMA journal_mode=WAL");
-    if (!mode.step() || mode.text(0) != "wal") db_->fail("cannot switch the journal to WAL mode");
+  // The mode is kept in the file: a session made in WAL mode and opened for several hosts is
+  // switched back, so that no process relies on the shared-memory index.
+  const char* want = options.wal ? "wal" : "delete";
+  {
+    auto mode = db_->prepare(std::string("PRAGMA journal_mode=") + want);
+    if (!mode.step() || mode.text(0) != want)
+      db_->fail(std::string("cannot switch the journal to ") + want + " mode");
   }
   db_->exec("PRAGMA synchronous=NORMAL");
   db_->exec(kSchema);

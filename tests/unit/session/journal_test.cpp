@@ -162,6 +162,38 @@ TEST(SessionJournal, DatabaseIsSqliteInWalModeWithTheDocumentedStates) {
   sqlite3_close(db);
 }
 
+// Several hosts (docs/session.md#journal): without WAL the journal is in rollback mode, also when
+// the session was made in WAL mode, and leaves no shared-memory index beside it; the movies stay.
+TEST(SessionJournal, WithoutWalTheFileIsInRollbackModeAndKeepsItsMovies) {
+  test::TempDir dir;
+  {
+    Journal made(dir.path(), "h"); // WAL, as a session on one host makes it
+    made.add(journal_movie("m.mrc"));
+  }
+  JournalOptions shared;
+  shared.wal = false;
+  {
+    Journal j(dir.path(), "h", shared);
+    const auto e = j.claim_next(this_process(0));
+    ASSERT_TRUE(e.has_value());
+    EXPECT_TRUE(j.finish(e->id, this_process(0)));
+    EXPECT_EQ(j.counts().done, 1);
+  }
+  const auto journal_mode = [&] {
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open_v2(dir.file(Journal::kFileName).c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, nullptr), SQLITE_OK);
+    EXPECT_EQ(sqlite3_step(st), SQLITE_ROW);
+    const std::string mode = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return mode;
+  };
+  EXPECT_EQ(journal_mode(), "delete");
+  EXPECT_FALSE(std::ifstream(dir.file(std::string(Journal::kFileName) + "-shm")).good());
+}
+
 TEST(SessionJournal, ParameterHashIgnoresOrderAndSeesValues) {
   EXPECT_EQ(parameter_hash({{"a", "1"}, {"b", "2"}}), parameter_hash({{"b", "2"}, {"a", "1"}}));
   EXPECT_NE(parameter_hash({{"a", "1"}, {"b", "2"}}), parameter_hash({{"a", "1"}, {"b", "3"}}));
