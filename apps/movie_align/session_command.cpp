@@ -105,8 +105,13 @@ int run_session_command(const cli::Params& p, const std::vector<motion::MotionBa
   s.journal.wal = p.get_text("--journal-mode") == "wal";
   s.parameter_hash = session_parameter_hash(p);
   s.devices = devices;
-  s.optics.original_pixel_size_A = options.align.pixel_size.value_or(1.0);
-  s.optics.micrograph_pixel_size_A = s.optics.original_pixel_size_A * options.align.read.bin;
+  if (options.align.pixel_size) {
+    s.optics.original_pixel_size_A = *options.align.pixel_size;
+    s.optics.micrograph_pixel_size_A = s.optics.original_pixel_size_A * options.align.read.bin;
+  } else { // the movies' own pixel size, from their records (rewrite_session_summary)
+    s.optics.original_pixel_size_A = 0;
+    s.optics.micrograph_pixel_size_A = options.align.read.bin;
+  }
   s.optics.voltage_kV = options.align.dose.voltage_kv;
   if (output_files(pattern, false).empty()) {
     pattern.micrograph = s.dir + "/micrographs/{movie}.mrc";

@@ -31,8 +31,21 @@ std::optional<session::ReportThumbnail> thumbnail_of(const session::MovieRecord&
 
 } // namespace
 
-void rewrite_session_summary(const std::string& dir, const session::OpticsGroup& optics, long long pending) {
+void rewrite_session_summary(const std::string& dir, const session::OpticsGroup& given, long long pending) {
   const session::RecordsRead read = session::read_records(records_path(dir));
+  // Without --sampling the pixel size is the movies' own: the first done record's, binned as the
+  // given group says (micrograph / original).
+  session::OpticsGroup optics = given;
+  if (!(given.original_pixel_size_A > 0)) {
+    const double bin = given.micrograph_pixel_size_A > 0 ? given.micrograph_pixel_size_A : 1.0;
+    optics.original_pixel_size_A = 1.0;
+    for (const session::MovieRecord& r : read.records)
+      if (r.done() && r.pixel_size_A && *r.pixel_size_A > 0) {
+        optics.original_pixel_size_A = *r.pixel_size_A;
+        break;
+      }
+    optics.micrograph_pixel_size_A = optics.original_pixel_size_A * bin;
+  }
   session::write_micrographs_star(micrographs_star_path(dir), read.records, optics);
   session::ReportInput report;
   report.records = read.records;

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "frost/core/error.hpp"
+#include "frost/metadata/metadata_file.hpp"
 #include "frost/motion_session/session_loop.hpp"
 #include "frost/session/journal.hpp"
 #include "frost/session/records_file.hpp"
@@ -204,6 +205,27 @@ TEST(SessionLoop, WriteBehindFinishesEveryMovieOnceAndOverlaps) {
       EXPECT_EQ(rec.micrograph, rec.movie + ".mrc");
     }
   }
+}
+
+// Without --sampling the optics table takes the movies' pixel size from the records
+// (docs/session.md#micrographs-star), binned by the factor the group carries.
+TEST(SessionLoop, OpticsWithoutAPixelSizeTakeTheRecordsOne) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.file("S"));
+  session::MovieRecord r;
+  r.movie = "/data/m1.tif";
+  r.status = "done";
+  r.pixel_size_A = 0.83;
+  r.micrograph = dir.file("m1.mrc");
+  session::append_record(records_path(dir.file("S")), r);
+  session::OpticsGroup optics;
+  optics.original_pixel_size_A = 0;  // not given
+  optics.micrograph_pixel_size_A = 2; // --bin 2
+  rewrite_session_summary(dir.file("S"), optics, 0);
+  const meta::MetadataFile star = meta::MetadataFile::read(micrographs_star_path(dir.file("S")));
+  const meta::Block& o = star.block("optics");
+  EXPECT_DOUBLE_EQ(o.get_double("rlnMicrographOriginalPixelSize"), 0.83);
+  EXPECT_DOUBLE_EQ(o.get_double("rlnMicrographPixelSize"), 1.66);
 }
 
 } // namespace

@@ -75,7 +75,9 @@ std::string micrographs_star_path(const std::string& dir); ///< DIR/micrographs.
 std::string report_path(const std::string& dir);           ///< DIR/report.html
 
 /// Rewrites DIR/micrographs.star and DIR/report.html from DIR/records.jsonl (atomically), with
-/// thumbnails of the latest and the worst done movies where their micrographs can be read.
+/// thumbnails of the latest and the worst done movies where their micrographs can be read. An
+/// `optics` without an original pixel size (0) takes the first done record's, and then reads its
+/// micrograph pixel size as the binning factor.
 void rewrite_session_summary(const std::string& dir, const session::OpticsGroup& optics, long long pending);
 
 } // namespace frost::motion_session
