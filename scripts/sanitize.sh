@@ -14,8 +14,13 @@ build=${1:-$root/build-asan}
 
 "$root/scripts/install_deps.sh"
 "$root/scripts/install_clang.sh"
+# The `slow` suites are left out of the sanitized run (below), so they are not built here either
+# (FROST_SANITIZE_ALL=1 builds and runs them).
+skip_slow=ON
+[ "${FROST_SANITIZE_ALL:-0}" = 1 ] && skip_slow=OFF
 CC=clang CXX=clang++ "$root/scripts/configure.sh" "$build" -DFROST_USE_CUDA=OFF -DFROST_BUILD_BENCH=OFF \
   -DFROST_BUILD_TESTS=ON -DFROST_BUILD_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFROST_SANITIZE=address,undefined \
+  -DFROST_SKIP_SLOW_TESTS=$skip_slow \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" \
   "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG"
 # Line tables are all the sanitizers' stack traces need; full debug info made the tree's compile

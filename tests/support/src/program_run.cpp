@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,7 +45,11 @@ Running start_program(const std::string& command, const std::string& log, int ga
 
 bool program_ended(Running& r) {
   if (r.reaped || r.pid <= 0) return true;
-  if (::waitpid(r.pid, &r.status, WNOHANG) == r.pid) r.reaped = true;
+  struct rusage usage {};
+  if (::wait4(r.pid, &r.status, WNOHANG, &usage) == r.pid) {
+    r.reaped = true;
+    r.max_rss_kib = usage.ru_maxrss; // the program itself: the shell execs it
+  }
   return r.reaped;
 }
 
@@ -68,6 +73,7 @@ Outcome finish_program(Running& r, double timeout_s) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   o.seconds = since(r.start);
+  o.max_rss_kib = r.max_rss_kib;
   if (!o.timed_out) {
     if (WIFEXITED(r.status)) o.exit_code = WEXITSTATUS(r.status);
     if (WIFSIGNALED(r.status)) o.signal = WTERMSIG(r.status);

@@ -22,6 +22,7 @@ struct Outcome {
   int signal = 0;     ///< when a signal ended it
   bool timed_out = false;
   double seconds = 0;
+  long max_rss_kib = 0; ///< peak resident memory of the program (0 when it timed out)
   std::string out, err;
 
   /// "exit N", "killed by <signal>" or "TIMED OUT".
@@ -35,6 +36,7 @@ struct Running {
   Clock::time_point start;
   bool reaped = false;
   int status = 0;
+  long max_rss_kib = 0; ///< from wait4 once reaped
 };
 
 /// Starts `command`; with a `gate` (the read end of a pipe) the child waits for one byte on it
