@@ -48,8 +48,9 @@ struct StagingPlan {
 StagingPlan plan_staging(std::size_t chunk_bytes, std::int64_t row_bytes, std::int64_t decode_rows, index_t ny,
                          index_t total_rows) {
   StagingPlan p;
+  // A unit of one row (MRC bytes, one-row strips) is never cut: row chunks as they always were.
   const auto unit_bytes = static_cast<std::size_t>(std::max<std::int64_t>(decode_rows, 1) * row_bytes);
-  const bool whole_frames = unit_bytes * 16 > chunk_bytes;
+  const bool whole_frames = decode_rows > 1 && unit_bytes * 16 > chunk_bytes;
   p.chunk_rows = whole_frames ? ny : std::max<index_t>(1, static_cast<index_t>(chunk_bytes / static_cast<std::size_t>(row_bytes)));
   p.chunks = (total_rows + p.chunk_rows - 1) / p.chunk_rows;
   p.readers = static_cast<int>(std::max<index_t>(1, std::min<index_t>({num_threads(), kMaxReaders, p.chunks})));
