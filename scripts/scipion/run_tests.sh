@@ -5,6 +5,9 @@
 # three protocols run in a Scipion project on the CPU (MPI with 2 ranks where frost supports it).
 #
 # Usage: scripts/scipion/run_tests.sh <work-dir> <frost-bin-dir>
+#        scripts/scipion/run_tests.sh --prepare <work-dir>
+#   --prepare      only creates the virtual environment (network-bound; scripts/test.sh runs it
+#                  while the programs compile) and exits
 #   work-dir       holds the virtual environment (reused when it is complete) and the Scipion
 #                  projects of the run (renewed every run); ctest gives <build>/tests/workflows/scipion
 #   frost-bin-dir  a folder with the frost programs, or a build tree's apps/ folder
@@ -13,8 +16,14 @@
 # environment; the reason is printed as "SKIPPED: ..."); anything else: a failure.
 set -euo pipefail
 
-work=${1:?usage: run_tests.sh <work-dir> <frost-bin-dir>}
-bin_dir=${2:?usage: run_tests.sh <work-dir> <frost-bin-dir>}
+prepare_only=0
+if [ "${1:-}" = --prepare ]; then
+  prepare_only=1
+  shift
+fi
+work=${1:?usage: run_tests.sh <work-dir> <frost-bin-dir> | --prepare <work-dir>}
+bin_dir=${2:-}
+[ "$prepare_only" = 1 ] || [ -n "$bin_dir" ] || { echo "usage: run_tests.sh <work-dir> <frost-bin-dir>" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 plugin=$here/scipion-em-frost
 python=${PYTHON:-python3}
@@ -23,11 +32,11 @@ skip=77
 
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-bin_dir=$(cd "$bin_dir" && pwd)
 venv=$work/venv
 
 # The programs must exist: a missing build is a failure, not a skip.
-for p in frost_simulate frost_movie_align frost_align_significant frost_reconstruct_fourier; do
+[ "$prepare_only" = 1 ] || bin_dir=$(cd "$bin_dir" && pwd)
+[ "$prepare_only" = 1 ] || for p in frost_simulate frost_movie_align frost_align_significant frost_reconstruct_fourier; do
   found=""
   for c in "$bin_dir/$p" "$bin_dir/${p#frost_}/$p" "$bin_dir/apps/${p#frost_}/$p"; do
     [ -x "$c" ] && found=$c && break
@@ -68,6 +77,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$stamp_want" ]; then
   fi
   echo "$stamp_want" >"$stamp"
 fi
+[ "$prepare_only" = 0 ] || exit 0
 
 # 2. A headless Scipion configuration of its own (no user config, no network, no GUI).
 scipion_home=$work/scipion_home
