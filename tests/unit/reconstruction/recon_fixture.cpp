@@ -54,6 +54,20 @@ std::vector<recon::ParticleRecord> random_views(int count, std::uint32_t seed) {
   return views;
 }
 
+void assign_t9_ctfs(std::vector<recon::ParticleRecord>& views, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> du(3000.0, 8000.0), astig(0.0, 300.0), angle(0.0, 180.0);
+  for (auto& v : views) {
+    v.has_ctf = true;
+    v.ctf.voltage = 300.0;
+    v.ctf.cs = 2.7;
+    v.ctf.amplitude_contrast = 0.1;
+    v.ctf.defocus_u = du(rng);
+    v.ctf.defocus_v = v.ctf.defocus_u - astig(rng);
+    v.ctf.defocus_angle = angle(rng);
+  }
+}
+
 std::vector<recon::ParticleRecord> expand_by_symmetry(const std::vector<recon::ParticleRecord>& views,
                                                       const geom::SymmetryGroup& group) {
   std::vector<recon::ParticleRecord> expanded;

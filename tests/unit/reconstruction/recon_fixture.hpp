@@ -31,6 +31,10 @@ std::vector<recon::ParticleRecord> random_views(int count, std::uint32_t seed);
 std::vector<recon::ParticleRecord> expand_by_symmetry(const std::vector<recon::ParticleRecord>& views,
                                                       const geom::SymmetryGroup& group);
 
+/// T9's CTFs on every view: 300 kV, Cs 2.7 mm, amplitude contrast 0.1, dU ~ U(3000, 8000) A,
+/// dV = dU - U(0, 300) A, astigmatism angle U(0, 180) deg, drawn from `seed`.
+void assign_t9_ctfs(std::vector<recon::ParticleRecord>& views, std::uint32_t seed);
+
 /// How exact_projections renders.
 struct ProjectionOptions {
   bool apply_ctf = false;  ///< render in a 2N box, multiply by the particle's CTF, crop to N

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <random>
 
 #include "frost/geometry/symmetry.hpp"
 #include "frost/reconstruction/finalise.hpp"
@@ -23,18 +22,7 @@ ReconData make_recon_data(const std::string& sym, int count, std::uint32_t seed,
   d.views = random_views(count, seed + 1);
   ProjectionOptions opt;
   if (ctf) {
-    // T9: 4 A/px, 300 kV, Cs 2.7 mm, A 0.1, dU ~ U(3000, 8000), dV = dU - U(0, 300), theta U(0, 180).
-    std::mt19937 rng(seed + 2);
-    std::uniform_real_distribution<double> du(3000, 8000), dd(0, 300), ang(0, 180);
-    for (auto& v : d.views) {
-      v.has_ctf = true;
-      v.ctf.voltage = 300;
-      v.ctf.cs = 2.7;
-      v.ctf.amplitude_contrast = 0.1;
-      v.ctf.defocus_u = du(rng);
-      v.ctf.defocus_v = v.ctf.defocus_u - dd(rng);
-      v.ctf.defocus_angle = ang(rng);
-    }
+    assign_t9_ctfs(d.views, seed + 2); // T9 at 4 A/px
     opt.apply_ctf = true;
     opt.pixel_size = 4.0;
   }

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <random>
 
 #include "frost/fft/plan.hpp"
 #include "frost/fft/planner.hpp"
@@ -35,17 +34,7 @@ const CtfCase& ctf_case() {
     const Ph1Case& c = standard_case();
     CtfCase out;
     out.views = c.views;
-    std::mt19937 rng(91);
-    std::uniform_real_distribution<double> du(3000.0, 8000.0), astig(0.0, 300.0), angle(0.0, 180.0);
-    for (auto& v : out.views) {
-      v.has_ctf = true;
-      v.ctf.voltage = 300.0;
-      v.ctf.cs = 2.7;
-      v.ctf.amplitude_contrast = 0.1;
-      v.ctf.defocus_u = du(rng);
-      v.ctf.defocus_v = v.ctf.defocus_u - astig(rng);
-      v.ctf.defocus_angle = angle(rng);
-    }
+    assign_t9_ctfs(out.views, 91);
     ProjectionOptions opts;
     opts.apply_ctf = true;
     opts.pixel_size = out.pixel_size;
