@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what frost needs on Debian/Ubuntu: compilers, CMake, FFTW, libtiff, libpng, HDF5, OpenMPI,
-# SQLite (the journal of live sessions), googletest, Google Benchmark, the independent writers of the
-# interoperability checks (Python mrcfile and tifffile, libtiff's tiffcp), and python3-venv for the
-# Scipion plugin's test environment (scripts/scipion/run_tests.sh).
+# SQLite (the journal of live sessions), googletest, Google Benchmark, the independent writers and
+# readers of the interoperability checks (Python mrcfile, tifffile and imagecodecs, libtiff's
+# tiffcp), and python3-venv for the Scipion plugin's test environment (scripts/scipion/run_tests.sh).
 # CUDA is optional: when nvcc exists (e.g. /usr/local/cuda) the CUDA backend is compiled too.
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail
@@ -29,8 +29,9 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The python3 on PATH may not be Debian's (pyenv, conda): give it mrcfile and tifffile too, best effort.
-for module in mrcfile tifffile; do
+# The python3 on PATH may not be Debian's (pyenv, conda): give it mrcfile and tifffile too, and
+# imagecodecs (the independent EER decoder, not packaged by Debian 12), best effort.
+for module in mrcfile tifffile imagecodecs; do
   if ! python3 -c "import $module" 2>/dev/null; then
     python3 -m pip install --quiet "$module" 2>/dev/null ||
       echo "install_deps: note: $module not importable by $(command -v python3); its interoperability test will not run"

@@ -7,10 +7,12 @@
 #include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
+#include "frost/io/eer_writer.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/io/mrc_writer.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/metadata/particles.hpp"
+#include "frost/simulate/eer_movie.hpp"
 #include "frost/simulate/movie.hpp"
 #include "frost/simulate/phantom.hpp"
 #include "frost/simulate/projections.hpp"
@@ -42,6 +44,7 @@ public:
                 "                      poses, shifts, CTF and noise                -> <oroot>.mrcs, .star, .xmd\n"
                 "  --mode movie        a dose-fractionated movie with known global/local\n"
                 "                      motion, Poisson noise and gain              -> <oroot>.mrcs, _truth.star\n"
+                "                      (and the same counts as EER raw frames with --eer_group -> <oroot>.eer)\n"
                 "Deterministic for a given --seed.") {}
 
 protected:
@@ -83,6 +86,11 @@ protected:
         .in_section("Movie");
     p.flag("--noise_free", "write expected counts (dose 1) instead of Poisson draws").in_section("Movie");
     p.flag("--gain", "apply a random multiplicative gain and write it as <oroot>_gain.mrc").in_section("Movie");
+    p.integer("--eer_group", 0,
+              "also write the movie as <oroot>.eer: every frame split into this many raw EER frames (7-bit runs, "
+              "compression 65001) with random sub-pixel positions, so --eer-group G renders the frames exactly; 0: none")
+        .range(0, 10000)
+        .in_section("Movie");
   }
 
   /// Every size is bounded before anything is allocated: by its option's range, and here by
@@ -119,6 +127,11 @@ protected:
         throw_usage_error("--size " + std::to_string(size[0]) + " " + std::to_string(size[1]) + " with --frames " +
                           params().get_text("--frames") + ": the movie would be " + gib(bytes) +
                           ", more than frost_simulate writes (" + gib(kMaxOutputBytes) + ")");
+      if (params().get_int("--eer_group") > 0 && params().flag_value("--noise_free"))
+        throw_usage_error("--eer_group needs whole counts; --noise_free writes expected counts");
+      if (params().get_int("--eer_group") > 0 && params().flag_value("--gain"))
+        throw_usage_error("--eer_group with --gain: an EER gain is a count image by convention, not frost_simulate's "
+                          "multiplicative gain; simulate the EER movie without --gain");
     }
   }
 
@@ -135,6 +148,7 @@ protected:
     } else {
       files.output("the movie", oroot() + ".mrcs");
       if (params().flag_value("--gain")) files.output("the gain", oroot() + "_gain.mrc");
+      if (params().get_int("--eer_group") > 0) files.output("the EER movie", oroot() + ".eer");
       files.output("the truth metadata", oroot() + "_truth.star");
     }
   }
@@ -276,6 +290,20 @@ private:
       auto g = image_options();
       g.content = io::Content::Image;
       write(oroot() + "_gain.mrc", movie.gain, g);
+    }
+    if (const index_t group = params().get_int("--eer_group"); group > 0) {
+      sim::EerSplit split;
+      split.group = group;
+      split.seed = m.seed;
+      io::EerWriteOptions eer; // 65001: 7-bit runs, 4-bit symbols, BigTIFF
+      split.encoding = io::eer_write_encoding(eer);
+      double electrons = 0;
+      for (index_t i = 0; i < movie.frames.size(); ++i) electrons += movie.frames.data()[i];
+      eer.metadata = io::eer_metadata_xml(m.frames * group, m.nx, m.ny,
+                                          electrons / (static_cast<double>(m.nx) * static_cast<double>(m.ny)), m.pixel_size);
+      io::write_eer_tiff(oroot() + ".eer", sim::split_into_eer_frames(movie.frames, split), m.nx, m.ny, eer);
+      written_.push_back(oroot() + ".eer  (" + std::to_string(m.frames * group) + " raw EER frames, " +
+                         std::to_string(group) + " per frame)");
     }
     sim::movie_truth_star(movie, m, oroot() + ".mrcs").write(oroot() + "_truth.star");
     written_.push_back(oroot() + "_truth.star  (true per-frame shifts" +

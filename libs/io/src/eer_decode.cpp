@@ -1,45 +1,12 @@
-// EER bit-stream decoding and rendering (docs/formats.md#decoding-an-eer-frame). The decoder keeps a
-// 64-bit window of the stream so that each code costs a shift and a mask; frames hold ~10^5-10^6 codes.
+// EER bit-stream decoding and rendering (docs/formats.md#decoding-an-eer-frame), on the rule of
+// eer_stream.hpp that the CUDA upload shares; frames hold ~10^5-10^6 codes.
 #include "frost/io/eer_decode.hpp"
 
 #include "frost/core/error.hpp"
+#include "frost/io/eer_stream.hpp"
 
 namespace frost::io {
 
-namespace {
-
-/// Least-significant-bit-first reader over a byte range.
-class BitReader {
-public:
-  BitReader(const unsigned char* data, std::size_t bytes) : data_(data), end_(data + bytes) {}
-
-  /// True when `n` more bits exist.
-  bool has(int n) {
-    refill();
-    return count_ >= n;
-  }
-  /// Next `n` bits (n <= 32); call has(n) first.
-  std::uint32_t take(int n) {
-    const auto v = static_cast<std::uint32_t>(window_ & ((std::uint64_t(1) << n) - 1));
-    window_ >>= n;
-    count_ -= n;
-    return v;
-  }
-
-private:
-  void refill() {
-    while (count_ <= 56 && data_ < end_) {
-      window_ |= std::uint64_t(*data_++) << count_;
-      count_ += 8;
-    }
-  }
-  const unsigned char* data_;
-  const unsigned char* end_;
-  std::uint64_t window_ = 0;
-  int count_ = 0;
-};
-
-} // namespace
 
 std::string EerEncoding::describe() const {
   return std::to_string(run_bits) + "-bit RLE + " + std::to_string(symbol_bits) + "-bit symbols" +
@@ -66,51 +33,18 @@ EerEncoding make_detailed_eer_encoding(int run_bits, int horizontal_bits, int ve
 bool decode_eer_frame(const unsigned char* data, std::size_t bytes, const EerEncoding& encoding,
                       std::int64_t pixel_count, std::vector<EerEvent>& events) {
   events.clear();
-  BitReader bits(data, bytes);
-  const std::uint32_t max_run = encoding.max_run();
-  const std::uint32_t flip = encoding.symbol_xor();
-  const int rb = encoding.run_bits, sb = encoding.symbol_bits;
-  std::int64_t pos = 0;
-  while (pos < pixel_count) {
-    if (!bits.has(rb)) return false; // the stream ends before the last pixel
-    const std::uint32_t run = bits.take(rb);
-    pos += run;
-    if (pos >= pixel_count) break;
-    if (run == max_run) {
-      if (encoding.max_run_has_symbol) {
-        if (!bits.has(sb)) return false;
-        bits.take(sb);
-      }
-      continue;
-    }
-    if (!bits.has(sb)) return false;
-    const std::uint32_t symbol = bits.take(sb) ^ flip;
-    events.push_back({static_cast<std::uint32_t>(pos), static_cast<std::uint8_t>(symbol)});
-    ++pos;
-  }
-  return pos == pixel_count;
+  auto emit = [&events](std::uint32_t position, std::uint32_t symbol) {
+    events.push_back({position, static_cast<std::uint8_t>(symbol)});
+  };
+  return for_each_eer_event(data, bytes, encoding.codes(), pixel_count, emit);
 }
 
 void render_eer_events(const std::vector<EerEvent>& events, index_t sensor_width, int symbol_bits,
                        int upsampling, float* grid) {
   FROST_EXPECTS(valid_eer_upsampling(upsampling), "EER upsampling must be 1, 2 or 4");
   FROST_EXPECTS(symbol_bits == 4 || upsampling < 4, "EER 2-bit symbols cannot be rendered at upsampling 4");
-  const index_t w = sensor_width;
-  const index_t grid_w = w * upsampling;
-  for (const EerEvent& e : events) {
-    const index_t x = e.position % w, y = e.position / w;
-    const unsigned s = e.symbol;
-    index_t gx = x, gy = y;
-    if (upsampling == 2) {
-      // The half-pixel bit of each axis is the high bit of its field.
-      gx = 2 * x + (symbol_bits == 4 ? (s >> 1) & 1u : s & 1u);
-      gy = 2 * y + (symbol_bits == 4 ? (s >> 3) & 1u : (s >> 1) & 1u);
-    } else if (upsampling == 4) {
-      gx = 4 * x + (s & 3u);
-      gy = 4 * y + ((s >> 2) & 3u);
-    }
-    grid[gy * grid_w + gx] += 1.0f;
-  }
+  for (const EerEvent& e : events)
+    grid[eer_grid_index(e.position, e.symbol, sensor_width, symbol_bits, upsampling)] += 1.0f;
 }
 
 } // namespace frost::io

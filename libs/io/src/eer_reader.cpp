@@ -358,25 +358,40 @@ const std::string& EerReader::metadata_xml() const { return impl_->metadata; }
 double EerReader::raw_frame_dose() const { return impl_->raw_frame_dose; }
 index_t EerReader::corrupt_frames_seen() const { return impl_->corrupt.load(); }
 
-bool EerReader::add_raw_frame(index_t raw, float* grid) const {
+std::size_t EerReader::raw_frame_bytes(index_t raw) const {
   const Impl& m = *impl_;
   if (raw < 0 || raw >= raw_frames())
     throw_input_error(m.info.path, "raw EER frame " + std::to_string(raw) + " requested but the file holds " +
                                        std::to_string(raw_frames()));
-  thread_local std::vector<unsigned char> stream;
-  thread_local std::vector<EerEvent> events;
   std::size_t total = 0;
   for (const Extent& e : m.frames[static_cast<std::size_t>(raw)]) total += static_cast<std::size_t>(e.bytes);
-  stream.resize(total);
-  std::size_t at = 0;
+  return total;
+}
+
+void EerReader::read_raw_frame(index_t raw, unsigned char* dst) const {
+  const Impl& m = *impl_;
+  raw_frame_bytes(raw); // checks the index
   for (const Extent& e : m.frames[static_cast<std::size_t>(raw)]) {
-    pread_all(m.fd, stream.data() + at, static_cast<std::size_t>(e.bytes), e.offset, m.info.path);
-    at += static_cast<std::size_t>(e.bytes);
+    pread_all(m.fd, dst, static_cast<std::size_t>(e.bytes), e.offset, m.info.path);
+    dst += e.bytes;
   }
-  if (!decode_eer_frame(stream.data(), total, m.encoding, m.width * m.height, events)) {
-    ++m.corrupt;
-    log_warning(m.info.path + ": raw EER frame " + std::to_string(raw) + " is corrupt (its codes do not end at pixel " +
-                std::to_string(m.width * m.height) + "); skipped");
+}
+
+void EerReader::note_corrupt_frame(index_t raw) const {
+  const Impl& m = *impl_;
+  ++m.corrupt;
+  log_warning(m.info.path + ": raw EER frame " + std::to_string(raw) + " is corrupt (its codes do not end at pixel " +
+              std::to_string(m.width * m.height) + "); skipped");
+}
+
+bool EerReader::add_raw_frame(index_t raw, float* grid) const {
+  const Impl& m = *impl_;
+  thread_local std::vector<unsigned char> stream;
+  thread_local std::vector<EerEvent> events;
+  stream.resize(raw_frame_bytes(raw));
+  read_raw_frame(raw, stream.data());
+  if (!decode_eer_frame(stream.data(), stream.size(), m.encoding, m.width * m.height, events)) {
+    note_corrupt_frame(raw);
     return false;
   }
   render_eer_events(events, m.width, m.encoding.symbol_bits, m.options.upsampling, grid);

@@ -1,6 +1,7 @@
 // Stand-in for eer_reader.cpp in builds without libtiff: EER files give a clear Input error.
 #include "frost/core/error.hpp"
 #include "frost/io/eer_reader.hpp"
+#include "frost/io/eer_writer.hpp"
 
 namespace frost::io {
 
@@ -29,5 +30,18 @@ const std::string& EerReader::metadata_xml() const { return impl_->metadata; }
 double EerReader::raw_frame_dose() const { return 0; }
 bool EerReader::add_raw_frame(index_t, float*) const { return false; }
 index_t EerReader::corrupt_frames_seen() const { return 0; }
+std::size_t EerReader::raw_frame_bytes(index_t) const { return 0; }
+void EerReader::read_raw_frame(index_t, unsigned char*) const {}
+void EerReader::note_corrupt_frame(index_t) const {}
+
+EerEncoding eer_write_encoding(const EerWriteOptions& options) {
+  if (options.compression == kEerCompressionDetailed)
+    return make_detailed_eer_encoding(options.run_bits, options.sub_bits, options.sub_bits, "the EER writer");
+  return eer_encoding_for_compression(options.compression, "the EER writer");
+}
+void write_eer_tiff(const std::string& path, const std::vector<std::vector<unsigned char>>&, index_t, index_t,
+                    const EerWriteOptions&) {
+  throw_input_error(path, "frost was built without EER support (it needs libtiff, not found at configure time)");
+}
 
 } // namespace frost::io

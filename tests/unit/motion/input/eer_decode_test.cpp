@@ -1,9 +1,11 @@
-// EER bit streams (docs/formats.md#decoding-an-eer-frame, docs/movie_align.md#unit-checks): hand-made bytes
-// pin the bit order and the symbol inversion; the test encoder's streams (run lengths of exactly 127/255
-// and their multiples, every symbol) decode to the electrons they were made from and render at u = 1, 2, 4.
+// EER bit streams (docs/formats.md#decoding-an-eer-frame, docs/movie_align.md#unit-checks): hand-made
+// bytes pin the bit order and the symbol inversion, and the library's encoder writes them; its
+// streams (run lengths of exactly 127/255 and their multiples, every symbol) decode to the
+// electrons they were made from and render at u = 1, 2, 4.
 #include "eer_test_files.hpp"
 #include "frost/core/error.hpp"
 #include "frost/io/eer_decode.hpp"
+#include "frost/io/eer_encode.hpp"
 #include "frost/test/support.hpp"
 
 namespace frost::io {
@@ -36,6 +38,20 @@ TEST(EerDecode, HandMadeSevenBitBytes) {
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].position, 3u);
   EXPECT_EQ(events[0].symbol, 9u);
+}
+
+TEST(EerEncode, WritesTheHandMadeBytes) {
+  // The same two frames as above, from the library's encoder: an electron at pixel 3 with x
+  // quarter 1 and y quarter 2 in an 8-pixel frame; the last run gets a filler symbol and the
+  // stream an even number of bytes.
+  const std::vector<EerEvent> events = {{3u, eer_symbol(1, 2, 4)}};
+  EXPECT_EQ(encode_eer_frame(events, 8, eer_encoding_for_compression(65000, "t")),
+            (std::vector<unsigned char>{0x03, 0x43, 0x00, 0x00}));
+  EXPECT_EQ(encode_eer_frame(events, 8, eer_encoding_for_compression(65001, "t")),
+            (std::vector<unsigned char>{0x83, 0x21, 0x00, 0x00}));
+  // Unsorted or repeated electrons cannot be coded.
+  EXPECT_THROW(encode_eer_frame({{5u, 0}, {5u, 0}}, 8, eer_encoding_for_compression(65001, "t")), Error);
+  EXPECT_THROW(encode_eer_frame({{8u, 0}}, 8, eer_encoding_for_compression(65001, "t")), Error);
 }
 
 TEST(EerDecode, CompressionCodesMapToEncodings) {

@@ -1,7 +1,9 @@
 #pragma once
-// Synthetic EER data for the tests: an encoder written from the format description (formats
-// docs/formats.md#decoding-an-eer-frame), independent of the library's decoder, and writers of EER
-// TIFF (libtiff, custom compression tag) and legacy files.
+// Synthetic EER data for the tests: electron lists with their expected renders, written through
+// the library's encoder and TIFF writer (docs/formats.md#writing-eer), and legacy files. That the
+// encoder and the decoder agree with the format and not only with each other is checked by an
+// independent decoder, imagecodecs (tests/python/test_eer_interop.py), and by hand-computed streams
+// in eer_decode_test.cpp.
 #include <cstdint>
 #include <string>
 #include <vector>

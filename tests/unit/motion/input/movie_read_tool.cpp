@@ -1,9 +1,13 @@
 // frost_movie_read_tool: what frost's movie reader makes of a file, for the interoperability test
 // of TIFF movies written by other programs (tests/python/test_tiff_interop.py).
-//   frost_movie_read_tool FILE   prints "frames N", "size W H", then per frame "frame T v0 v1 ..."
+//   frost_movie_read_tool FILE [--eer-upsampling U] [--eer-group G]
+//                                prints "frames N", "size W H", then per frame "frame T v0 v1 ..."
 //                                as read_frame() gives it, and "stored T v0 v1 ..." as the stored
-//                                form (the GPU path) converts (or "stored none").
+//                                form (the GPU path) converts (or "stored none"). The EER options
+//                                are the reader's (tests/python/test_eer_interop.py).
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <exception>
 #include <vector>
 
@@ -21,8 +25,8 @@ void print_values(const char* label, index_t t, const std::vector<float>& v) {
   std::printf("\n");
 }
 
-void dump(const std::string& path) {
-  const motion::MovieReader reader(path, {});
+void dump(const std::string& path, const motion::MovieReadOptions& options) {
+  const motion::MovieReader reader(path, options);
   const index_t n = reader.frame_count(), w = reader.raw_width(), h = reader.raw_height();
   std::printf("frames %lld\nsize %lld %lld\n", static_cast<long long>(n), static_cast<long long>(w),
               static_cast<long long>(h));
@@ -47,12 +51,20 @@ void dump(const std::string& path) {
 } // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s FILE\n", argv[0]);
+  motion::MovieReadOptions options;
+  bool usable = argc >= 2 && argc % 2 == 0; // FILE, then option-value pairs
+  for (int i = 2; usable && i + 1 < argc; i += 2) {
+    const std::string key = argv[i];
+    if (key == "--eer-upsampling") options.eer_upsampling = std::atoi(argv[i + 1]);
+    else if (key == "--eer-group") options.eer_frames_per_fraction = std::atoi(argv[i + 1]);
+    else usable = false;
+  }
+  if (!usable) {
+    std::fprintf(stderr, "usage: %s FILE [--eer-upsampling U] [--eer-group G]\n", argv[0]);
     return 2;
   }
   try {
-    dump(argv[1]);
+    dump(argv[1], options);
   } catch (const frost::Error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return static_cast<int>(e.code());

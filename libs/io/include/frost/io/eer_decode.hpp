@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "frost/core/shape.hpp"
+#include "frost/io/eer_stream.hpp"
 
 namespace frost::io {
 
@@ -34,11 +35,13 @@ struct EerEncoding {
   bool max_run_has_symbol = false;
 
   /// Largest run code (all ones): no electron follows it.
-  std::uint32_t max_run() const { return (1u << run_bits) - 1u; }
+  std::uint32_t max_run() const { return codes().max_run(); }
   /// Stored symbols hold the high bit of each axis field inverted: 0x0A for 4 bits, 0x3 for 2.
-  std::uint32_t symbol_xor() const { return symbol_bits == 4 ? 0x0Au : 0x3u; }
+  std::uint32_t symbol_xor() const { return codes().symbol_xor(); }
   /// "8-bit RLE + 4-bit symbols" for messages.
   std::string describe() const;
+  /// The same layout as plain values for eer_stream.hpp (host and device).
+  EerCodes codes() const { return {run_bits, symbol_bits, max_run_has_symbol}; }
 };
 
 /// @brief The encoding of a TIFF compression code: 65000 -> 8 + 4 (fixed 12-bit units),

@@ -73,6 +73,14 @@ public:
   /// Corrupt raw frames met so far (each read counts again).
   index_t corrupt_frames_seen() const;
 
+  /// @brief Bytes of raw frame `raw`'s stream, and the stream itself (pread; any number of
+  /// threads): for a backend that decodes the streams itself (the CUDA movie upload).
+  std::size_t raw_frame_bytes(index_t raw) const;
+  void read_raw_frame(index_t raw, unsigned char* dst) const;
+  /// @brief Reports raw frame `raw` as corrupt the way add_raw_frame does (a warning naming the
+  /// file and frame, and the count), for a backend whose own decoder found it so.
+  void note_corrupt_frame(index_t raw) const;
+
 private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
