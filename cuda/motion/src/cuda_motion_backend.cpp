@@ -27,10 +27,11 @@ public:
     const CudaMotionStats& s = movie_->stats();
     char line[512];
     std::snprintf(line, sizeof line,
-                  "device: context %.1f ms, upload %.1f ms (staging %.1f), spectra %.1f ms, correlate %.1f ms, patches %.1f ms, "
+                  "device: context %.1f ms, upload %.1f ms (staging %.1f, reads %.1f, device decode %.1f), spectra %.1f ms, "
+                  "correlate %.1f ms, patches %.1f ms, "
                   "render %.1f ms (setup %.1f, batches %.1f: prefilter %.1f, warp %.1f, dose %.1f; finish %.1f), %zu maps, "
                   "peak memory %.0f MiB",
-                  s.context_ms, s.upload_ms, s.upload_setup_ms, s.spectra_ms, s.correlate_ms, s.patches_ms, s.render_ms,
+                  s.context_ms, s.upload_ms, s.upload_setup_ms, s.upload_read_ms, s.upload_decode_ms, s.spectra_ms, s.correlate_ms, s.patches_ms, s.render_ms,
                   s.render_setup_ms, s.render_batches_ms, s.render_prefilter_ms, s.render_warp_ms, s.render_dose_ms, s.render_finish_ms,
                   s.correlations, s.peak_used_bytes / 1048576.0);
     return line;
@@ -81,6 +82,27 @@ public:
       source.read = [&reader](std::int64_t offset, std::size_t bytes, unsigned char* dst) {
         reader.read_stored(offset, bytes, dst);
       };
+      source.dark = reader.dark().cview();
+      source.gain = reader.gain().cview();
+      return std::make_unique<CudaFrames>(std::make_unique<CudaMovie>(
+          static_cast<int>(reader.frame_count()), motion::Size2{shape.x, shape.y}, first, source, options_));
+    }
+    const std::optional<motion::EerRawFrames> eer = read_whole_first ? std::nullopt : reader.eer_raw_frames();
+    if (eer) {
+      // EER: the compressed raw frames go to the device, which renders the fractions.
+      wait_for_device();
+      EerFrameSource source;
+      source.name = reader.path();
+      source.first_raw = eer->first_raw;
+      source.group = eer->group;
+      source.sensor_width = eer->sensor_width;
+      source.sensor_height = eer->sensor_height;
+      source.upsampling = eer->upsampling;
+      source.codes = eer->codes;
+      const io::EerReader* file = eer->reader;
+      source.raw_bytes = [file](index_t raw) { return file->raw_frame_bytes(raw); };
+      source.read_raw = [file](index_t raw, unsigned char* dst) { file->read_raw_frame(raw, dst); };
+      source.corrupt = [file](index_t raw) { file->note_corrupt_frame(raw); };
       source.dark = reader.dark().cview();
       source.gain = reader.gain().cview();
       return std::make_unique<CudaFrames>(std::make_unique<CudaMovie>(

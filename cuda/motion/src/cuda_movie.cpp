@@ -93,6 +93,15 @@ CudaMovie::CudaMovie(int count, motion::Size2 size, int first_frame, const Store
   impl_->stats.upload_ms = ms_since(t);
 }
 
+CudaMovie::CudaMovie(int count, motion::Size2 size, int first_frame, const EerFrameSource& source,
+                     const CudaMotionOptions& options)
+    : impl_(make_impl(count, size, first_frame, options)) {
+  DeviceGuard guard(options.device);
+  const auto t = std::chrono::steady_clock::now();
+  impl_->upload_eer(source);
+  impl_->stats.upload_ms = ms_since(t);
+}
+
 CudaMovie::CudaMovie(const std::vector<View<const float>>& frames, int first_frame, const CudaMotionOptions& options)
     : impl_(make_impl(static_cast<int>(frames.size()),
                       frames.empty() ? motion::Size2{} : motion::Size2{frames[0].shape.x, frames[0].shape.y},

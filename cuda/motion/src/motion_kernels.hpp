@@ -29,6 +29,19 @@ void decode_stored_rows(const unsigned char* src, int mode, bool swap, bool mode
                         index_t nx, index_t ny, index_t row0, index_t rows, const float* dark, const float* gain,
                         float* frames, int* first_non_finite, cudaStream_t stream);
 
+/// Renders `raw_count` EER raw frames, one thread each: raw frame r's stream is
+/// streams[offsets[r] .. offsets[r+1]) (the buffer padded by 8 bytes after the last); its electrons are added (atomicAdd of 1) to fraction
+/// r / group of `frames` (grid_pixels floats each, zeroed before) at io::eer_grid_index. A frame
+/// whose codes do not end at the last sensor pixel is taken back out (the same electrons added
+/// as −1) and flagged in corrupt[r], so it contributes nothing, as on the host.
+void render_eer_frames(const unsigned char* streams, const std::uint64_t* offsets, index_t raw_count, index_t group,
+                       io::EerCodes codes, index_t sensor_width, index_t sensor_pixels, int upsampling,
+                       index_t grid_pixels, float* frames, int* corrupt, cudaStream_t stream);
+
+/// motion::corrected_pixel over `count` frames of `pixels` in place (dark, gain: nullptr = none).
+void correct_frames(float* frames, index_t count, index_t pixels, const float* dark, const float* gain,
+                    cudaStream_t stream);
+
 /// Copies the centred mx x my window (origin x0, y0) of `count` frames of nx x ny into a dense
 /// mx x my x count stack (the transform window when the frame is cropped).
 void copy_windows(const float* frames, index_t nx, index_t ny, index_t x0, index_t y0, index_t mx, index_t my,

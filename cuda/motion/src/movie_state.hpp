@@ -1,6 +1,6 @@
 #pragma once
 // The state of a CudaMovie and the device stages its methods are built from (one file each:
-// upload.cpp, device_spectra.cpp, device_correlate.cpp, patches.cpp, render.cpp).
+// upload.cpp, upload_eer.cpp, device_spectra.cpp, device_correlate.cpp, patches.cpp, render.cpp).
 #include <cuda_runtime.h>
 #include <cufft.h>
 
@@ -35,6 +35,11 @@ struct CudaMovie::Impl {
   /// Copies the stored bytes of `count` frames to the device in chunks (CPU threads read, each
   /// chunk is uploaded and decoded on the device while the next is read).
   void upload_stored(const StoredFrameSource& source);
+  /// A dark or gain reference of the frame size on the device, queued on `stream` (empty: none).
+  DeviceBuffer<float> upload_reference(View<const float> reference, const char* what);
+  /// Copies the compressed raw frames of an EER movie to the device (CPU threads read chunks into
+  /// pinned slots while the previous chunk uploads), then renders and corrects them there.
+  void upload_eer(const EerFrameSource& source);
 };
 
 /// The batch size for `total` items at most `cap` per batch, evened out over the batches that

@@ -109,6 +109,14 @@ void CudaMovie::Impl::upload(const FrameProducer& produce) {
   for (int s = 0; s < 2; ++s) streams[s].synchronize();
 }
 
+DeviceBuffer<float> CudaMovie::Impl::upload_reference(View<const float> r, const char* what) {
+  FROST_EXPECTS(r.data == nullptr || r.shape.total() == pixels(),
+                std::string("upload: the ") + what + " reference is not the frame size");
+  DeviceBuffer<float> d(r.data ? static_cast<std::size_t>(pixels()) : 0);
+  if (r.data) d.upload_async(r.data, d.size(), stream.get());
+  return d;
+}
+
 void CudaMovie::Impl::upload_stored(const StoredFrameSource& source) {
   const index_t nx = size.x, ny = size.y;
   FROST_EXPECTS(source.read != nullptr, "upload_stored: no reader");
@@ -117,15 +125,8 @@ void CudaMovie::Impl::upload_stored(const StoredFrameSource& source) {
   FROST_EXPECTS(source.mode == 0 || source.mode == 1 || source.mode == 2 || source.mode == 6 || source.mode == 12 ||
                     source.mode == 101,
                 "upload_stored: MRC mode " + std::to_string(source.mode) + " cannot be decoded");
-  const auto reference = [&](View<const float> r, const char* what) {
-    FROST_EXPECTS(r.data == nullptr || r.shape.total() == pixels(),
-                  std::string("upload_stored: the ") + what + " reference is not the frame size");
-    DeviceBuffer<float> d(r.data ? static_cast<std::size_t>(pixels()) : 0);
-    if (r.data) d.upload_async(r.data, d.size(), stream.get());
-    return d;
-  };
   const auto t_setup = std::chrono::steady_clock::now();
-  const DeviceBuffer<float> dark = reference(source.dark, "dark"), gain = reference(source.gain, "gain");
+  const DeviceBuffer<float> dark = upload_reference(source.dark, "dark"), gain = upload_reference(source.gain, "gain");
   DeviceBuffer<int> first_non_finite(1);
   const int none = std::numeric_limits<int>::max();
   first_non_finite.upload_async(&none, 1, stream.get());

@@ -199,6 +199,21 @@ std::optional<StoredFrames> MovieReader::stored_frames() const {
   return s;
 }
 
+std::optional<EerRawFrames> MovieReader::eer_raw_frames() const {
+  const Impl& m = *impl_;
+  if (!m.eer || !m.binner->identity() || m.filler || m.options.hot_pixel_sigma > 0) return std::nullopt;
+  const auto& eer = static_cast<const io::EerReader&>(*m.source);
+  EerRawFrames r;
+  r.reader = &eer;
+  r.group = eer.frames_per_fraction();
+  r.first_raw = m.first * r.group;
+  r.sensor_width = eer.sensor_width();
+  r.sensor_height = eer.sensor_height();
+  r.upsampling = eer.upsampling();
+  r.codes = eer.encoding().codes();
+  return r;
+}
+
 void MovieReader::read_stored(std::int64_t offset, std::size_t bytes, unsigned char* dst) const {
   const Impl& m = *impl_;
   if (const auto* tiff = dynamic_cast<const io::TiffReader*>(m.source.get())) {

@@ -22,6 +22,9 @@
 
 #include "backend_test_support.hpp"
 #include "frost/core/error.hpp"
+#include "frost/io/eer_encode.hpp"
+#include "frost/io/eer_reader.hpp"
+#include "frost/io/eer_writer.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/motion/frame_spectra.hpp"
 #include "frost/motion/global_alignment.hpp"
@@ -246,6 +249,54 @@ TYPED_TEST(MotionBackendParity, TiffFramesLoadExactly) {
     const auto frames = this->backend({}).load(reader);
     EXPECT_TRUE(same_bits(frames->copy_frames(), host))
         << rows_per_strip << " rows per strip, " << bits << " bits, on " << frames->describe();
+  }
+}
+
+// An EER movie through MovieReader with a gain (GPU: the compressed raw frames rendered on the
+// device), at upsampling 1, 2 and 4, from the second fraction on, with one corrupt raw frame (it
+// contributes nothing on either side) and streams at every byte alignment, gives read_all() of
+// the same reader bit for bit.
+TYPED_TEST(MotionBackendParity, EerFramesLoadExactly) {
+  if (!io::eer_supported()) GTEST_SKIP() << "frost was built without libtiff: no EER";
+  test::TempDir dir;
+  const index_t w = 96, h = 64, group = 5, fractions = 4;
+  std::mt19937 rng(31);
+  std::bernoulli_distribution hit(0.15);
+  std::uniform_int_distribution<int> quarter(0, 3);
+  const io::EerWriteOptions write; // 65001
+  const io::EerEncoding encoding = io::eer_write_encoding(write);
+  std::vector<std::vector<unsigned char>> streams;
+  for (index_t r = 0; r < group * fractions; ++r) {
+    std::vector<io::EerEvent> events;
+    for (index_t p = 0; p < w * h; ++p)
+      if (hit(rng)) events.push_back({static_cast<std::uint32_t>(p), io::eer_symbol(quarter(rng), quarter(rng), 4)});
+    streams.push_back(io::encode_eer_frame(events, w * h, encoding));
+  }
+  streams[7].resize(streams[7].size() / 2); // raw frame 7 (fraction 1) ends early: corrupt
+  // Trailing bytes after the last code are ignored; here they put the streams that follow at every
+  // byte alignment (the device reads aligned words).
+  streams[2].push_back(0);
+  streams[11].insert(streams[11].end(), {0, 0, 0});
+  io::write_eer_tiff(dir.file("movie.eer"), streams, w, h, write);
+  for (const int u : {1, 2, 4}) {
+    Image<float> gain(Shape::image(w * u, h * u));
+    const std::vector<float> g = test::random_floats(static_cast<std::size_t>(gain.size()), 40 + u, 0.8f, 1.2f);
+    std::copy(g.begin(), g.end(), gain.data());
+    const std::string gain_file = dir.file("gain" + std::to_string(u) + ".mrc");
+    io::write_image(gain_file, gain.cview());
+    MovieReadOptions ro;
+    ro.first_frame = 1;
+    ro.gain = gain_file;
+    ro.eer_upsampling = u;
+    ro.eer_frames_per_fraction = group;
+    const Image<float> host = MovieReader(dir.file("movie.eer"), ro).read_all();
+    MovieReader reader(dir.file("movie.eer"), ro);
+    ASSERT_TRUE(reader.eer_raw_frames().has_value());
+    const auto frames = this->backend({}).load(reader);
+    EXPECT_TRUE(same_bits(frames->copy_frames(), host)) << "upsampling " << u << ", on " << frames->describe();
+    std::printf("EER %dx%d, u=%d, %d fractions of %d raw frames (one corrupt): %s loads them bit for bit\n",
+                static_cast<int>(w), static_cast<int>(h), u, static_cast<int>(fractions - 1), static_cast<int>(group),
+                frames->describe().c_str());
   }
 }
 

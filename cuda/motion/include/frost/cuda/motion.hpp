@@ -13,7 +13,8 @@
 /// Frames reach the device once. Stored MRC frames (StoredFrameSource) go as the file's bytes:
 /// CPU threads read chunks into pinned slots, each chunk is copied and decoded + dark/gain
 /// corrected on the device while the threads read the next (a quarter of the float bytes for
-/// mode 0). Other frames are decoded on CPU threads into pinned staging slots, each group
+/// mode 0). EER movies (EerFrameSource) go as their compressed raw frames, rendered on the
+/// device. Other frames are decoded on CPU threads into pinned staging slots, each group
 /// uploaded asynchronously while the next group is decoded.
 ///
 /// This header does not include CUDA headers: programs built with the host compiler use it.
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "frost/core/image.hpp"
+#include "frost/io/eer_stream.hpp"
 #include "frost/motion/frame_renderer.hpp"
 #include "frost/motion/pair_measurer.hpp"
 #include "frost/motion/patch_measurer.hpp"
@@ -72,6 +74,8 @@ struct CudaMotionStats {
   double context_ms = 0;      ///< device check, CUDA context and frame allocation (before the upload)
   double upload_ms = 0;       ///< wall time of the upload (read/decode + copy, overlapped)
   double upload_setup_ms = 0; ///< of which: pinned and device staging, references (stored frames)
+  double upload_read_ms = 0;  ///< EER: reading the raw frames into the pinned slots (wall)
+  double upload_decode_ms = 0; ///< EER: rendering the raw frames and dark/gain (device time)
   double spectra_ms = 0;      ///< frame spectra (wall, synchronised)
   double correlate_ms = 0;    ///< pair products, C2R, peaks (wall, synchronised)
   double patches_ms = 0;      ///< patch stacks + their spectra and correlations (wall)
@@ -114,6 +118,23 @@ struct StoredFrameSource {
   bool reject_non_finite = true;
 };
 
+/// The raw frames of an EER movie, decoded and rendered on the device: one thread per raw frame
+/// walks its stream (io::for_each_eer_event) and adds each electron to its fraction at
+/// io::eer_grid_index, then dark and gain (motion::corrected_pixel): bit for bit what
+/// motion::MovieReader::read_frame() gives when it has nothing else to do (eer_raw_frames(); the
+/// counts are whole numbers, so the order of the float additions does not matter).
+struct EerFrameSource {
+  std::string name; ///< the movie's file, for messages
+  index_t first_raw = 0, group = 1;
+  index_t sensor_width = 0, sensor_height = 0;
+  int upsampling = 1;
+  io::EerCodes codes;
+  std::function<std::size_t(index_t raw)> raw_bytes;              ///< stream bytes of a raw frame
+  std::function<void(index_t raw, unsigned char* dst)> read_raw;  ///< several CPU threads at once
+  std::function<void(index_t raw)> corrupt; ///< a raw frame the device found corrupt (contributes nothing)
+  View<const float> dark, gain; ///< render-grid references (data nullptr: none)
+};
+
 class CudaMovie final : public motion::PairMeasurer, public motion::PatchMeasurer, public motion::FrameRenderer {
 public:
   /// @brief Uploads frames produced by `produce` (count frames of width x height; item i is
@@ -123,6 +144,9 @@ public:
             const CudaMotionOptions& options = {});
   /// Uploads stored frames as their bytes and decodes them on the device (see StoredFrameSource).
   CudaMovie(int count, motion::Size2 size, int first_frame, const StoredFrameSource& source,
+            const CudaMotionOptions& options = {});
+  /// Uploads the raw frames of an EER movie and renders them on the device (see EerFrameSource).
+  CudaMovie(int count, motion::Size2 size, int first_frame, const EerFrameSource& source,
             const CudaMotionOptions& options = {});
   /// Uploads host frames (copied through the pinned slots by CPU threads).
   CudaMovie(const std::vector<View<const float>>& frames, int first_frame, const CudaMotionOptions& options = {});

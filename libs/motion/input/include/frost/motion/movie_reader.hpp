@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "frost/core/image.hpp"
+#include "frost/io/eer_reader.hpp"
 #include "frost/io/image_info.hpp"
 #include "frost/motion/bad_pixels.hpp"
 #include "frost/motion/gain_transform.hpp"
@@ -52,6 +53,19 @@ struct StoredFrames {
   /// Rows the host decompresses as one unit (a TIFF strip; 1 for MRC): a read of a few rows of
   /// a large unit costs the whole unit, so readers should then take whole frames.
   std::int64_t decode_rows = 1;
+};
+
+/// @brief The raw frames of an EER movie's selected fractions when read_frame() would only
+/// render them and apply dark and gain (as for StoredFrames): a device can decode the streams
+/// itself with io::for_each_eer_event and io::eer_grid_index (docs/movie_align.md#loading-frames).
+/// Fraction t of the selection is the sum of raw frames first_raw + t·group ... + group − 1.
+struct EerRawFrames {
+  const io::EerReader* reader = nullptr; ///< raw_frame_bytes(), read_raw_frame(), note_corrupt_frame()
+  index_t first_raw = 0;
+  index_t group = 1;
+  index_t sensor_width = 0, sensor_height = 0;
+  int upsampling = 1;
+  io::EerCodes codes;
 };
 
 /// @brief Opens a movie and yields its corrected, binned frames.
@@ -101,6 +115,9 @@ public:
   /// apply dark() and gain(); nullopt otherwise (EER, tiled or 32-bit integer TIFF, binning,
   /// defects, zero-gain pixels, hot-pixel detection, permuted volumes).
   std::optional<StoredFrames> stored_frames() const;
+  /// @brief An EER movie's raw frames under the same conditions as stored_frames() (no binning,
+  /// bad pixels or hot-pixel detection); nullopt otherwise and for other movies.
+  std::optional<EerRawFrames> eer_raw_frames() const;
   /// @brief Bytes [offset, offset + bytes) of the selected frames' stored data (frame t starts
   /// at t·frame_bytes); only when stored_frames() has a value. TIFF: offset and bytes are whole
   /// rows. Thread-safe: TIFF strips decode in parallel.
