@@ -103,6 +103,25 @@ int count_files(const std::string& dir, const std::string& ext) {
   return n;
 }
 
+/// Best of two wall times of `n` items split over `threads` threads (item t on thread t mod
+/// threads); each thread makes its own buffer with make() and calls read(t, buffer).
+template <class Make, class Read>
+double best_parallel_time(index_t n, int threads, Make make, Read read) {
+  double best = 1e30;
+  for (int round = 0; round < 2; ++round) {
+    const auto t0 = Clock::now();
+    std::vector<std::thread> pool;
+    for (int k = 0; k < threads; ++k)
+      pool.emplace_back([&, k] {
+        auto buffer = make();
+        for (index_t t = k; t < n; t += threads) read(t, buffer);
+      });
+    for (std::thread& th : pool) th.join();
+    best = std::min(best, since(t0));
+  }
+  return best;
+}
+
 /// GB/s of decoded frames through MovieReader::read_stored (frames split over `threads` threads,
 /// each reading whole frames into its own buffer), best of two.
 double decode_rate(const std::string& movie, int threads) {
@@ -112,19 +131,9 @@ double decode_rate(const std::string& movie, int threads) {
   const std::optional<motion::StoredFrames> st = reader.stored_frames();
   if (!st) return -1;
   const index_t n = reader.frame_count();
-  double best = 1e30;
-  for (int round = 0; round < 2; ++round) {
-    const auto t0 = Clock::now();
-    std::vector<std::thread> pool;
-    for (int k = 0; k < threads; ++k)
-      pool.emplace_back([&, k] {
-        std::vector<unsigned char> buf(static_cast<std::size_t>(st->frame_bytes));
-        for (index_t t = k; t < n; t += threads)
-          reader.read_stored(t * st->frame_bytes, buf.size(), buf.data());
-      });
-    for (std::thread& th : pool) th.join();
-    best = std::min(best, since(t0));
-  }
+  const double best = best_parallel_time(
+      n, threads, [&] { return std::vector<unsigned char>(static_cast<std::size_t>(st->frame_bytes)); },
+      [&](index_t t, std::vector<unsigned char>& buf) { reader.read_stored(t * st->frame_bytes, buf.size(), buf.data()); });
   return static_cast<double>(n * st->frame_bytes) / best / 1e9;
 }
 
@@ -137,18 +146,9 @@ double eer_render_rate(const std::string& movie, int threads, int upsampling, in
   ro.eer_frames_per_fraction = group;
   const motion::MovieReader reader(movie, ro);
   const index_t n = reader.frame_count(), pixels = reader.frame_shape().total();
-  double best = 1e30;
-  for (int round = 0; round < 2; ++round) {
-    const auto t0 = Clock::now();
-    std::vector<std::thread> pool;
-    for (int k = 0; k < threads; ++k)
-      pool.emplace_back([&, k] {
-        std::vector<float> frame(static_cast<std::size_t>(pixels));
-        for (index_t t = k; t < n; t += threads) reader.read_frame(t, frame.data());
-      });
-    for (std::thread& th : pool) th.join();
-    best = std::min(best, since(t0));
-  }
+  const double best = best_parallel_time(
+      n, threads, [&] { return std::vector<float>(static_cast<std::size_t>(pixels)); },
+      [&](index_t t, std::vector<float>& frame) { reader.read_frame(t, frame.data()); });
   return static_cast<double>(n * pixels) / best / 1e9;
 }
 

@@ -75,31 +75,35 @@ std::size_t CudaMovie::Impl::budget() const {
   return static_cast<std::size_t>(static_cast<double>(free_b) * std::clamp(options.memory_fraction, 0.05, 1.0));
 }
 
+namespace {
+
+/// Runs one of the upload stages on the movie's device and records its wall time.
+template <class Upload>
+void timed_upload(CudaMovie::Impl& m, Upload upload) {
+  DeviceGuard guard(m.options.device);
+  const auto t = std::chrono::steady_clock::now();
+  upload();
+  m.stats.upload_ms = ms_since(t);
+}
+
+} // namespace
+
 CudaMovie::CudaMovie(int count, motion::Size2 size, int first_frame, const FrameProducer& produce,
                      const CudaMotionOptions& options)
     : impl_(make_impl(count, size, first_frame, options)) {
-  DeviceGuard guard(options.device);
-  const auto t = std::chrono::steady_clock::now();
-  impl_->upload(produce);
-  impl_->stats.upload_ms = ms_since(t);
+  timed_upload(*impl_, [&] { impl_->upload(produce); });
 }
 
 CudaMovie::CudaMovie(int count, motion::Size2 size, int first_frame, const StoredFrameSource& source,
                      const CudaMotionOptions& options)
     : impl_(make_impl(count, size, first_frame, options)) {
-  DeviceGuard guard(options.device);
-  const auto t = std::chrono::steady_clock::now();
-  impl_->upload_stored(source);
-  impl_->stats.upload_ms = ms_since(t);
+  timed_upload(*impl_, [&] { impl_->upload_stored(source); });
 }
 
 CudaMovie::CudaMovie(int count, motion::Size2 size, int first_frame, const EerFrameSource& source,
                      const CudaMotionOptions& options)
     : impl_(make_impl(count, size, first_frame, options)) {
-  DeviceGuard guard(options.device);
-  const auto t = std::chrono::steady_clock::now();
-  impl_->upload_eer(source);
-  impl_->stats.upload_ms = ms_since(t);
+  timed_upload(*impl_, [&] { impl_->upload_eer(source); });
 }
 
 CudaMovie::CudaMovie(const std::vector<View<const float>>& frames, int first_frame, const CudaMotionOptions& options)
@@ -110,11 +114,10 @@ CudaMovie::CudaMovie(const std::vector<View<const float>>& frames, int first_fra
     if (frames[t].shape.x != frames[0].shape.x || frames[t].shape.y != frames[0].shape.y || frames[t].shape.z != 1)
       throw_usage_error("frame " + std::to_string(t) + " is " + to_string(frames[t].shape) + ", expected " +
                         to_string(frames[0].shape));
-  DeviceGuard guard(options.device);
-  const auto t = std::chrono::steady_clock::now();
   const std::size_t bytes = static_cast<std::size_t>(impl_->pixels()) * sizeof(float);
-  impl_->upload([&](int i, float* dst) { std::memcpy(dst, frames[static_cast<std::size_t>(i)].data, bytes); });
-  impl_->stats.upload_ms = ms_since(t);
+  timed_upload(*impl_, [&] {
+    impl_->upload([&](int i, float* dst) { std::memcpy(dst, frames[static_cast<std::size_t>(i)].data, bytes); });
+  });
 }
 
 CudaMovie::~CudaMovie() {
