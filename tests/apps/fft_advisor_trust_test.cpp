@@ -94,11 +94,12 @@ TEST(FftAdvisorTrust, ANamedGpuMustExist) {
   EXPECT_NE(valid.out.find("command line is valid"), std::string::npos) << valid.out;
   EXPECT_EQ(advisor(d, "find --size 100 --device 0 --backend fftw --validate").code, 2);
   // Without --device the CPU answer is still the default there.
-  if (cuda_device_count() == 0)
+  if (cuda_device_count() == 0) {
     EXPECT_EQ(advisor(d, "find --size 100 --reps 2 --top 2 --budget-s 10 --fftw-effort estimate --cache-dir " +
                              d.path())
                   .code,
               0);
+  }
 }
 
 // The first size is planned and its wisdom saved before the second, long plan starts; SIGINT

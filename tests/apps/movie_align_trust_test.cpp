@@ -121,7 +121,7 @@ TEST_F(MovieAlignTrust, AnOutputNamingAnInputOrAnotherOutputIsRefused) {
       {"--oavg mic.mrc -o mic_x.star --ostar_motion mic_x.star", "--ostar_motion", "-o"},
   };
   for (const Case& c : cases)
-    for (const std::string& validate : {"", " --validate"}) {
+    for (const char* validate : {"", " --validate"}) {
       const Result o = align(in + c.args + validate);
       EXPECT_EQ(o.exit_code, 2) << c.args << validate << "\n" << o.err;
       EXPECT_NE(o.err.find(c.option), std::string::npos) << c.args << "\n" << o.err;
