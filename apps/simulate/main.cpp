@@ -7,6 +7,7 @@
 #include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
+#include "frost/io/eer_metadata.hpp"
 #include "frost/io/eer_writer.hpp"
 #include "frost/io/image_io.hpp"
 #include "frost/io/mrc_writer.hpp"

@@ -1,9 +1,5 @@
 #include "frost/io/eer_encode.hpp"
 
-#include <cstdio>
-
-#include "frost/io/eer_writer.hpp"
-
 #include "frost/core/error.hpp"
 
 namespace frost::io {
@@ -71,22 +67,6 @@ std::vector<unsigned char> encode_eer_frame(const std::vector<EerEvent>& events,
   bits.flush();
   if (out.size() % 2 != 0) out.push_back(0);
   return out;
-}
-
-std::string eer_metadata_xml(index_t raw_frames, index_t width, index_t height, double total_dose, double pixel_size) {
-  char xml[640];
-  std::snprintf(xml, sizeof xml,
-                "<metadata>\n"
-                "  <item name=\"numberOfFrames\">%lld</item>\n"
-                "  <item name=\"sensorImageWidth\" unit=\"pixel\">%lld</item>\n"
-                "  <item name=\"sensorImageHeight\" unit=\"pixel\">%lld</item>\n"
-                "  <item name=\"totalDose\" unit=\"e/pixel\">%.9g</item>\n"
-                "  <item name=\"sensorPixelSize.height\" unit=\"m\">%.9g</item>\n"
-                "  <item name=\"sensorPixelSize.width\" unit=\"m\">%.9g</item>\n"
-                "</metadata>\n",
-                static_cast<long long>(raw_frames), static_cast<long long>(width), static_cast<long long>(height),
-                total_dose, pixel_size * 1e-10, pixel_size * 1e-10);
-  return xml;
 }
 
 } // namespace frost::io

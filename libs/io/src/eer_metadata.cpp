@@ -1,8 +1,9 @@
 // EER acquisition XML: a small scanner for the two shapes the field writes (item entries with a
-// name attribute, or plain elements), not a general XML parser.
+// name attribute, or plain elements), not a general XML parser; and the item form frost writes.
 #include "frost/io/eer_metadata.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 #include <vector>
@@ -128,6 +129,22 @@ std::string EerAcquisition::missing_for_dose() const {
   }
   if (missing.empty()) add("a dose that is a finite positive number");
   return missing;
+}
+
+std::string eer_metadata_xml(index_t raw_frames, index_t width, index_t height, double total_dose, double pixel_size) {
+  char xml[640];
+  std::snprintf(xml, sizeof xml,
+                "<metadata>\n"
+                "  <item name=\"numberOfFrames\">%lld</item>\n"
+                "  <item name=\"sensorImageWidth\" unit=\"pixel\">%lld</item>\n"
+                "  <item name=\"sensorImageHeight\" unit=\"pixel\">%lld</item>\n"
+                "  <item name=\"totalDose\" unit=\"e/pixel\">%.9g</item>\n"
+                "  <item name=\"sensorPixelSize.height\" unit=\"m\">%.9g</item>\n"
+                "  <item name=\"sensorPixelSize.width\" unit=\"m\">%.9g</item>\n"
+                "</metadata>\n",
+                static_cast<long long>(raw_frames), static_cast<long long>(width), static_cast<long long>(height),
+                total_dose, pixel_size * 1e-10, pixel_size * 1e-10);
+  return xml;
 }
 
 } // namespace frost::io

@@ -37,4 +37,9 @@ struct EerAcquisition {
 /// (an empty result for text that is not XML).
 EerAcquisition parse_eer_metadata(const std::string& xml);
 
+/// @brief An acquisition XML in the cameras' item form with what a simulated movie knows:
+/// numberOfFrames, the sensor size, totalDose [e/pixel] and sensorPixelSize [m] from `pixel_size`
+/// [Å] (the items parse_eer_metadata reads, so the dose per raw frame can be derived).
+std::string eer_metadata_xml(index_t raw_frames, index_t width, index_t height, double total_dose, double pixel_size);
+
 } // namespace frost::io

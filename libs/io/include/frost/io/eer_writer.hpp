@@ -18,7 +18,8 @@ struct EerWriteOptions {
   int run_bits = 7; ///< 65002 only
   int sub_bits = 2; ///< 65002 only: sub-pixel bits per axis (2 or 1)
   bool bigtiff = true;  ///< BigTIFF, as the cameras write
-  /// Acquisition XML for tag 65001 of the first page (bytes, type UNDEFINED); none when empty.
+  /// Acquisition XML for tag 65001 of the first page (bytes, type UNDEFINED; eer_metadata_xml()
+  /// makes one); none when empty.
   /// Readers such as tifffile take a file for EER only when it starts with `<metadata>`.
   std::string metadata;
 };
@@ -26,11 +27,6 @@ struct EerWriteOptions {
 /// @brief The encoding a file written with `options` is read with (what the reader derives
 /// from its compression and tags). @throw frost::Error(Usage) for an unknown compression.
 EerEncoding eer_write_encoding(const EerWriteOptions& options);
-
-/// @brief An acquisition XML in the cameras' item form with what a simulated movie knows:
-/// numberOfFrames, the sensor size, totalDose [e/pixel] and sensorPixelSize [m] from `pixel_size`
-/// [Å] (the items parse_eer_metadata reads, so the dose per raw frame can be derived).
-std::string eer_metadata_xml(index_t raw_frames, index_t width, index_t height, double total_dose, double pixel_size);
 
 /// @brief Writes `streams` (one encoded raw frame each, from encode_eer_frame) as an EER TIFF of
 /// a `width` x `height` sensor. The file appears whole or not at all (AtomicFile, part of an
