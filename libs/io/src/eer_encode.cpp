@@ -1,6 +1,9 @@
 #include "frost/io/eer_encode.hpp"
 
+#include <string>
+
 #include "frost/core/error.hpp"
+#include "frost/io/eer_writer.hpp"
 
 namespace frost::io {
 
@@ -67,6 +70,15 @@ std::vector<unsigned char> encode_eer_frame(const std::vector<EerEvent>& events,
   bits.flush();
   if (out.size() % 2 != 0) out.push_back(0);
   return out;
+}
+
+// Pure: built in every configuration, so the writer and its stand-in without libtiff share it.
+EerEncoding eer_write_encoding(const EerWriteOptions& options) {
+  if (options.compression == kEerCompressionDetailed)
+    return make_detailed_eer_encoding(options.run_bits, options.sub_bits, options.sub_bits, "the EER writer");
+  if (options.compression != kEerCompression8Bit && options.compression != kEerCompression7Bit)
+    throw_usage_error("EER compression " + std::to_string(options.compression) + " is not 65000, 65001 or 65002");
+  return eer_encoding_for_compression(options.compression, "the EER writer");
 }
 
 } // namespace frost::io

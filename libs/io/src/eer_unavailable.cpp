@@ -34,11 +34,6 @@ std::size_t EerReader::raw_frame_bytes(index_t) const { return 0; }
 void EerReader::read_raw_frame(index_t, unsigned char*) const {}
 void EerReader::note_corrupt_frame(index_t) const {}
 
-EerEncoding eer_write_encoding(const EerWriteOptions& options) {
-  if (options.compression == kEerCompressionDetailed)
-    return make_detailed_eer_encoding(options.run_bits, options.sub_bits, options.sub_bits, "the EER writer");
-  return eer_encoding_for_compression(options.compression, "the EER writer");
-}
 void write_eer_tiff(const std::string& path, const std::vector<std::vector<unsigned char>>&, index_t, index_t,
                     const EerWriteOptions&) {
   throw_input_error(path, "frost was built without EER support (it needs libtiff, not found at configure time)");

@@ -53,14 +53,6 @@ constexpr ttag_t kTagMetadata = 65001, kTagRunBits = 65007, kTagHorizontal = 650
 
 } // namespace
 
-EerEncoding eer_write_encoding(const EerWriteOptions& options) {
-  if (options.compression == kEerCompressionDetailed)
-    return make_detailed_eer_encoding(options.run_bits, options.sub_bits, options.sub_bits, "the EER writer");
-  if (options.compression != kEerCompression8Bit && options.compression != kEerCompression7Bit)
-    throw_usage_error("EER compression " + std::to_string(options.compression) + " is not 65000, 65001 or 65002");
-  return eer_encoding_for_compression(options.compression, "the EER writer");
-}
-
 void write_eer_tiff(const std::string& path, const std::vector<std::vector<unsigned char>>& streams, index_t width,
                     index_t height, const EerWriteOptions& options) {
   eer_write_encoding(options); // refuses what the reader would refuse
