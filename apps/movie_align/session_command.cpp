@@ -149,11 +149,9 @@ int run_session_command(const cli::Params& p, const std::vector<motion::MotionBa
     auto record = std::make_shared<session::MovieRecord*>(&r);
     MovieHooks hooks;
     hooks.render = motion_session::session_render_request;
-    // The quality metrics' transforms run on the worker's GPU, if it has one.
-    const std::string& device = devices[static_cast<std::size_t>(worker)];
-    const int gpu = device.rfind("cuda:", 0) == 0 ? std::stoi(device.substr(5)) : -1;
-    hooks.inspect = [record, gpu](const motion::LoadedMovie& m, const motion::MovieAlignment& a) {
-      motion_session::fill_motion_fields(**record, m, a, gpu);
+    // The quality numbers come with the sums, made by the worker's backend where the sums are.
+    hooks.inspect = [record](const motion::LoadedMovie& m, const motion::MovieAlignment& a) {
+      motion_session::fill_motion_fields(**record, m, a);
     };
     std::function<MovieSummary()> write =
         align_for_writing(movie, *loaders[static_cast<std::size_t>(worker)], options, out, hooks, next);

@@ -144,11 +144,12 @@ TEST_F(MovieAlignSession, RecordsPassTheSchema) {
 }
 
 // The record's half-sum FRC resolution against one computed here from the halves the same run
-// wrote (--ohalves), by a naive DFT: within 10 %.
+// wrote (--ohalves), by a naive DFT: within 10 %. With dose weighting the record has the
+// weighting check: weights of a real dose take power away (below 1, beyond noise of 5 %).
 TEST_F(MovieAlignSession, HalfSumFrcMatchesAnIndependentComputation) {
   add_movies(0, 1);
   const test::Outcome o = run_to_end(session_command(in(), session(), " --oavg " + session() + "/{movie}.mrc --ohalves " +
-                                                     session() + "/{movie}"),
+                                                     session() + "/{movie} --dose-weight --dose-per-frame 3"),
                                      log("run"));
   ASSERT_EQ(o.exit_code, 0) << o.err;
   const auto records = session::read_records(session() + "/records.jsonl").records;
@@ -160,6 +161,10 @@ TEST_F(MovieAlignSession, HalfSumFrcMatchesAnIndependentComputation) {
   std::printf("[frc] record %.3f A, independent %.3f A\n", *records[0].frc_resolution_A, expected);
   EXPECT_GT(expected, 2.0) << "the test movie's halves should cross 0.143 before Nyquist";
   EXPECT_NEAR(*records[0].frc_resolution_A, expected, 0.1 * expected);
+  ASSERT_TRUE(records[0].dw_hf_power_ratio.has_value());
+  std::printf("[dw] high-frequency power ratio %.4f\n", *records[0].dw_hf_power_ratio);
+  EXPECT_GT(*records[0].dw_hf_power_ratio, 0.0);
+  EXPECT_LT(*records[0].dw_hf_power_ratio, 1.05);
 }
 
 // A truncated and a garbage movie between good ones: both failed with their reason, the others

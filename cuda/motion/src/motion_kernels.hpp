@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "frost/core/shape.hpp"
+#include "frost/fft/shell_sums.hpp"
 #include "frost/cuda/motion.hpp"
 
 namespace frost::cuda::motion_kernels {
@@ -120,5 +121,12 @@ void dose_accumulate(const cufftComplex* spectra, int count, const RenderFrame* 
 /// out[i] = weighted[i]·(1/(nx·ny))/sqrt(weight_sq[i]) (DoseWeightedSum::result before its C2R).
 void dose_normalise(const cufftComplex* weighted, const float* weight_sq, double inv_pixels, index_t n,
                     cufftComplex* out, cudaStream_t stream);
+
+/// fft::shell_sums() of two half spectra (nx/2+1 by ny) into `out` (device memory,
+/// fft::shell_sums_array_size() doubles in fft::shell_sums_from_array()'s layout; zeroed here
+/// first), with the same per-element rule. The sums are added with atomics in a varying order
+/// (doubles: results vary near 1e-16 relative).
+void shell_sums(const cufftComplex* a, const cufftComplex* b, index_t nx, index_t ny, fft::FrequencyBand band,
+                double* out, cudaStream_t stream);
 
 } // namespace frost::cuda::motion_kernels

@@ -18,6 +18,7 @@
 #include "frost/cuda/staged_copy.hpp"
 #include "frost/motion/dose_weighting.hpp"
 #include "frost/motion/frame_shift.hpp"
+#include "frost/motion/sum_quality.hpp"
 #include "motion_kernels.hpp"
 #include "movie_state.hpp"
 
@@ -137,7 +138,9 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
   // coefficients, then (after the last batch) the full sum and the dose-weighted micrograph.
   DeviceBuffer<float> transposed(bn), coeffs(bn);
   DeviceBuffer<double> scratch(bn);
-  const bool halves_kept = options.aligned_sum || options.halves;
+  const bool halves_kept = options.aligned_sum || options.halves || options.quality;
+  // The full sum on the device: returned, or the weighting check's reference.
+  const bool full_sum = options.aligned_sum || (options.quality && options.dose_weighted);
   DeviceBuffer<float> even(halves_kept ? n : 0), odd(halves_kept ? n : 0), unaligned(options.unaligned_sum ? n : 0);
   if (halves_kept) {
     even.zero_async(s);
@@ -225,11 +228,29 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
   }
   // The final images on the device, queued behind the batches: the aligned sum in
   // `coeffs`, the dose-weighted micrograph in `transposed` (free after the last batch).
-  if (options.aligned_sum) motion_kernels::add_images(even.data(), odd.data(), coeffs.data(), n, s); // as FrameAccumulator::finish
+  if (full_sum) motion_kernels::add_images(even.data(), odd.data(), coeffs.data(), n, s); // as FrameAccumulator::finish
   if (options.dose_weighted) {
     motion_kernels::dose_normalise(weighted.data(), weight_sq.data(), 1.0 / static_cast<double>(n), half,
                                    spectra.data(), s);
     plans.c2r.execute(spectra.data(), transposed.data(), on_stream(s));
+  }
+  // The quality numbers from the sums where they are (docs/movie_align.md#quality-of-the-sums):
+  // two R2C and one shell-sum kernel per pair; only the sums' few thousand doubles come back.
+  const std::size_t quality_size = fft::shell_sums_array_size(fft::shell_rings(nx, ny));
+  DeviceBuffer<cufftComplex> quality_a, quality_b;
+  DeviceBuffer<double> quality_sums(options.quality ? 2 * quality_size : 0);
+  if (options.quality) {
+    const fft::FftPlan r2c = m.planner->plan(fft::FftSpec::r2c(frame));
+    quality_a = DeviceBuffer<cufftComplex>(static_cast<std::size_t>(half));
+    quality_b = DeviceBuffer<cufftComplex>(static_cast<std::size_t>(half));
+    const auto pair = [&](const float* a, const float* b, double* sums) {
+      r2c.execute(a, quality_a.data(), on_stream(s));
+      r2c.execute(b, quality_b.data(), on_stream(s));
+      motion_kernels::shell_sums(quality_a.data(), quality_b.data(), nx, ny, motion::kWeightingBand, sums, s);
+    };
+    pair(even.data(), odd.data(), quality_sums.data());
+    if (options.dose_weighted) pair(transposed.data(), coeffs.data(), quality_sums.data() + quality_size);
+    m.note_memory();
   }
   // The host images (pageable: no page-locking, see download_staged), their pages faulted in by
   // the CPU threads while the device runs the batches.
@@ -264,6 +285,19 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
   if (options.unaligned_sum) download_into(out.unaligned, unaligned.data(), s);
   if (options.dose_weighted) download_into(out.dose_weighted, transposed.data(), s);
   m.stream.synchronize();
+  if (options.quality) {
+    std::vector<double> sums(quality_sums.size());
+    quality_sums.download_async(sums.data(), sums.size(), s);
+    m.stream.synchronize();
+    const int rings = fft::shell_rings(nx, ny);
+    motion::SumQuality q;
+    q.halves = fft::shell_sums_from_array(sums.data(), rings);
+    if (options.dose_weighted) {
+      q.weighting = fft::shell_sums_from_array(sums.data() + quality_size, rings);
+      motion::scale_shell_b(*q.weighting, motion::weighting_reference_scale(range.count));
+    }
+    out.quality = std::move(q);
+  }
   if (mean) {
     if (options.aligned_sum) scale_by(out.aligned, range.count);
     if (options.halves && inputs.even_count > 0) scale_by(out.even, inputs.even_count);

@@ -8,20 +8,12 @@
 
 namespace frost::motion_session {
 
-namespace {
-
-bool has_pixels(const Image<float>& img) { return img.size() > 0; }
-
-} // namespace
-
 motion::RenderRequest session_render_request(motion::RenderRequest request) {
-  request.halves = true;
-  if (request.dose_weighted) request.aligned_sum = true;
+  request.quality = true;
   return request;
 }
 
-void fill_motion_fields(session::MovieRecord& r, const motion::LoadedMovie& m, const motion::MovieAlignment& a,
-                        int gpu) {
+void fill_motion_fields(session::MovieRecord& r, const motion::LoadedMovie& m, const motion::MovieAlignment& a) {
   const double raw_A = m.pixel_size;                 // Å per raw pixel
   const double processed_A = m.pixel_size * m.binning;
   r.width = static_cast<int>(m.reader->raw_width());
@@ -60,12 +52,11 @@ void fill_motion_fields(session::MovieRecord& r, const motion::LoadedMovie& m, c
     }
   }
 
-  if (a.sums) {
-    const motion::FrameSums& s = *a.sums;
-    if (has_pixels(s.even) && has_pixels(s.odd) && s.even.shape().x >= 8 && s.even.shape().y >= 8)
-      r.frc_resolution_A = session::half_sum_frc_resolution(s.even.cview(), s.odd.cview(), processed_A, gpu);
-    if (has_pixels(s.dose_weighted) && has_pixels(s.aligned))
-      r.dw_hf_power_ratio = session::high_frequency_power_ratio(s.dose_weighted.cview(), s.aligned.cview(), 0.5, gpu);
+  if (a.sums && a.sums->quality) {
+    const motion::SumQuality& q = *a.sums->quality;
+    if (q.halves.rings >= 8) // the FRC's smallest image, as fourier_ring_correlation()
+      r.frc_resolution_A = session::frc_resolution(session::frc_from_shell_sums(q.halves, processed_A), 0.143);
+    if (q.weighting) r.dw_hf_power_ratio = session::high_frequency_power_ratio(*q.weighting);
   }
 
   // Pipeline order; the loop appends "write".

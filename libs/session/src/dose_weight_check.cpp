@@ -7,27 +7,19 @@
 
 namespace frost::session {
 
-double high_frequency_power_ratio(View<const float> weighted, View<const float> unweighted, double from_nyquist,
-                                  int gpu) {
+double high_frequency_power_ratio(const fft::ShellSums& weighted_and_unweighted) {
+  const fft::ShellSums& s = weighted_and_unweighted;
+  return s.band_b > 0 ? s.band_a / s.band_b : std::nan("");
+}
+
+double high_frequency_power_ratio(View<const float> weighted, View<const float> unweighted, double from_nyquist) {
   FROST_EXPECTS(weighted.shape.x == unweighted.shape.x && weighted.shape.y == unweighted.shape.y,
                 "dose-weighting check: the two sums differ in size");
-  const auto fw = detail::half_spectrum(weighted, gpu);
-  const auto fu = detail::half_spectrum(unweighted, gpu);
+  const auto fw = detail::half_spectrum(weighted);
+  const auto fu = detail::half_spectrum(unweighted);
   // Frequencies in cycles per pixel: Nyquist is 0.5 on each axis.
-  const double lo = 0.5 * from_nyquist;
-  std::vector<double> pw_part(detail::kRingBlocks, 0.0), pu_part(detail::kRingBlocks, 0.0);
-  detail::for_each_ring_element(weighted.shape.x, weighted.shape.y,
-                                [&](int block, std::size_t i, double frequency, double weight) {
-                                  if (frequency < lo || frequency > 0.5) return;
-                                  pw_part[static_cast<std::size_t>(block)] += weight * std::norm(std::complex<double>(fw[i]));
-                                  pu_part[static_cast<std::size_t>(block)] += weight * std::norm(std::complex<double>(fu[i]));
-                                });
-  double pw = 0, pu = 0;
-  for (int b = 0; b < detail::kRingBlocks; ++b) {
-    pw += pw_part[static_cast<std::size_t>(b)];
-    pu += pu_part[static_cast<std::size_t>(b)];
-  }
-  return pu > 0 ? pw / pu : std::nan("");
+  return high_frequency_power_ratio(
+      fft::shell_sums(fw.data(), fu.data(), weighted.shape.x, weighted.shape.y, {0.5 * from_nyquist, 0.5}));
 }
 
 } // namespace frost::session

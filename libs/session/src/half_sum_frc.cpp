@@ -8,44 +8,27 @@
 
 namespace frost::session {
 
-FrcCurve fourier_ring_correlation(View<const float> a, View<const float> b, double pixel_size_A, int gpu) {
-  FROST_EXPECTS(a.shape.x == b.shape.x && a.shape.y == b.shape.y, "FRC: the two images differ in size");
-  FROST_EXPECTS(a.shape.x >= 8 && a.shape.y >= 8, "FRC: images smaller than 8 x 8");
-  const index_t nx = a.shape.x, ny = a.shape.y;
-  const auto fa = detail::half_spectrum(a, gpu);
-  const auto fb = detail::half_spectrum(b, gpu);
+FrcCurve frc_from_shell_sums(const fft::ShellSums& sums, double pixel_size_A) {
   FrcCurve c;
-  c.rings = static_cast<int>(std::min(nx, ny));
+  c.rings = sums.rings;
   c.pixel_size_A = pixel_size_A;
-  const int shells = c.rings / 2 + 1;
-  // Per block of rows: cross, |A|^2 and |B|^2 of every shell, added in block order below.
-  std::vector<double> part(static_cast<std::size_t>(detail::kRingBlocks) * 3 * shells, 0.0);
-  detail::for_each_ring_element(nx, ny, [&](int block, std::size_t i, double frequency, double weight) {
-    const auto s = static_cast<long>(std::lround(frequency * c.rings));
-    if (s >= shells) return; // corners beyond Nyquist of the shorter axis
-    const std::complex<double> A(fa[i]), B(fb[i]);
-    double* p = part.data() + static_cast<std::size_t>(block) * 3 * shells;
-    p[s] += weight * (A * std::conj(B)).real();
-    p[shells + s] += weight * std::norm(A);
-    p[2 * shells + s] += weight * std::norm(B);
-  });
-  std::vector<double> cross(shells, 0.0), pa(shells, 0.0), pb(shells, 0.0);
-  for (int k = 0; k < detail::kRingBlocks; ++k) {
-    const double* p = part.data() + static_cast<std::size_t>(k) * 3 * shells;
-    for (int s = 0; s < shells; ++s) {
-      cross[s] += p[s];
-      pa[s] += p[shells + s];
-      pb[s] += p[2 * shells + s];
-    }
-  }
+  const std::size_t shells = sums.cross.size();
   c.frc.resize(shells);
   c.frequency.resize(shells);
-  for (int s = 0; s < shells; ++s) {
-    const double den = std::sqrt(pa[s] * pb[s]);
-    c.frc[s] = den > 0 ? cross[s] / den : 0.0;
-    c.frequency[s] = s / (c.rings * pixel_size_A);
+  for (std::size_t s = 0; s < shells; ++s) {
+    const double den = std::sqrt(sums.power_a[s] * sums.power_b[s]);
+    c.frc[s] = den > 0 ? sums.cross[s] / den : 0.0;
+    c.frequency[s] = static_cast<double>(s) / (c.rings * pixel_size_A);
   }
   return c;
+}
+
+FrcCurve fourier_ring_correlation(View<const float> a, View<const float> b, double pixel_size_A) {
+  FROST_EXPECTS(a.shape.x == b.shape.x && a.shape.y == b.shape.y, "FRC: the two images differ in size");
+  FROST_EXPECTS(a.shape.x >= 8 && a.shape.y >= 8, "FRC: images smaller than 8 x 8");
+  const auto fa = detail::half_spectrum(a);
+  const auto fb = detail::half_spectrum(b);
+  return frc_from_shell_sums(fft::shell_sums(fa.data(), fb.data(), a.shape.x, a.shape.y), pixel_size_A);
 }
 
 double frc_resolution(const FrcCurve& curve, double threshold) {
@@ -61,8 +44,8 @@ double frc_resolution(const FrcCurve& curve, double threshold) {
   return 2 * curve.pixel_size_A;
 }
 
-double half_sum_frc_resolution(View<const float> even_sum, View<const float> odd_sum, double pixel_size_A, int gpu) {
-  return frc_resolution(fourier_ring_correlation(even_sum, odd_sum, pixel_size_A, gpu), 0.143);
+double half_sum_frc_resolution(View<const float> even_sum, View<const float> odd_sum, double pixel_size_A) {
+  return frc_resolution(fourier_ring_correlation(even_sum, odd_sum, pixel_size_A), 0.143);
 }
 
 } // namespace frost::session

@@ -4,12 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <complex>
 #include <random>
 #include <vector>
 
-#include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/image.hpp"
 #include "frost/session/accumulated_motion.hpp"
@@ -150,35 +148,6 @@ TEST(SessionDoseWeightCheck, PowerRatioOfScaledAndBlurredSums) {
   const double r = high_frequency_power_ratio(blurred.cview(), sum.cview());
   EXPECT_GT(r, 0.05);
   EXPECT_LT(r, 0.6);
-}
-
-// The metrics' transforms on a GPU (the session worker's device) against FFTW on the same sums:
-// every FRC shell within 1e-5 (float transforms of two libraries), the same resolution within
-// 0.1 %, the power ratio within 1e-5 relative. Skips without a GPU.
-TEST(SessionMetricsOnGpu, SpectraOnTheDeviceGiveTheHostsValues) {
-  if (!cuda_compiled() || cuda_device_count() < 1) GTEST_SKIP() << "no CUDA device visible (or built without CUDA)";
-  const index_t nx = 250, ny = 182; // not powers of two, not square
-  Image<float> even(Shape::image(nx, ny)), odd(Shape::image(nx, ny));
-  std::mt19937 rng(5);
-  std::normal_distribution<float> noise;
-  for (index_t y = 0; y < ny; ++y)
-    for (index_t x = 0; x < nx; ++x) {
-      const float signal = std::sin(0.3f * float(x)) * std::cos(0.17f * float(y)) + 0.5f * std::sin(0.05f * float(x + y));
-      even(x, y) = signal + 0.7f * noise(rng);
-      odd(x, y) = signal + 0.7f * noise(rng);
-    }
-  const FrcCurve host = fourier_ring_correlation(even.cview(), odd.cview(), 1.2);
-  const FrcCurve device = fourier_ring_correlation(even.cview(), odd.cview(), 1.2, 0);
-  ASSERT_EQ(host.frc.size(), device.frc.size());
-  double worst = 0;
-  for (std::size_t i = 0; i < host.frc.size(); ++i) worst = std::max(worst, std::abs(host.frc[i] - device.frc[i]));
-  std::printf("largest FRC difference, cuFFT against FFTW: %.3g\n", worst);
-  EXPECT_LT(worst, 1e-5);
-  const double rh = frc_resolution(host), rd = frc_resolution(device);
-  EXPECT_NEAR(rd, rh, 1e-3 * rh);
-  const double ph = high_frequency_power_ratio(even.cview(), odd.cview()),
-               pd = high_frequency_power_ratio(even.cview(), odd.cview(), 0.5, 0);
-  EXPECT_NEAR(pd, ph, 1e-5 * ph);
 }
 
 } // namespace

@@ -101,6 +101,7 @@ MovieAlignment align_movie(LoadedMovie& movie, const MovieAlignSettings& o, cons
     so.halves = render.halves;
     so.aligned_frames = render.aligned_frames;
     so.dose_weighted = render.dose_weighted;
+    so.quality = render.quality;
     so.dose = movie.dose;
     so.pixel_size = gs.pixel_size;
     so.normalization = o.normalization;

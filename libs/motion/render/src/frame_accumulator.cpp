@@ -40,7 +40,7 @@ FrameAccumulator::FrameAccumulator(index_t nx, index_t ny, int first_frame, int 
   FROST_EXPECTS(nx >= 1 && ny >= 1, "FrameAccumulator: frame size must be positive");
   FROST_EXPECTS(frame_count >= 1 && first_frame >= 0, "FrameAccumulator: needs at least one frame, first >= 0");
   const Shape frame = Shape::image(nx, ny);
-  if (options_.aligned_sum || options_.halves) {
+  if (options_.aligned_sum || options_.halves || options_.quality) {
     even_ = Image<float>(frame);
     odd_ = Image<float>(frame);
   }
@@ -97,12 +97,20 @@ FrameSums FrameAccumulator::finish() {
   FrameSums out;
   out.first_frame = first_;
   out.frame_count = count_;
-  if (options_.aligned_sum) {
-    // Full sum = even half + odd half, so the halves add up to it exactly.
-    out.aligned = Image<float>(even_.shape());
+  // Full sum = even half + odd half, so the halves add up to it exactly.
+  Image<float> full;
+  if (options_.aligned_sum || (options_.quality && dose_weighted_)) {
+    full = Image<float>(even_.shape());
     const index_t n = even_.size();
 #pragma omp parallel for num_threads(num_threads()) schedule(static)
-    for (index_t i = 0; i < n; ++i) out.aligned[i] = even_[i] + odd_[i];
+    for (index_t i = 0; i < n; ++i) full[i] = even_[i] + odd_[i];
+  }
+  if (dose_weighted_) out.dose_weighted = dose_weighted_->result();
+  if (options_.quality) // of the sums before any mean normalisation
+    out.quality = sum_quality(even_.cview(), odd_.cview(), dose_weighted_ ? out.dose_weighted.cview() : View<const float>{},
+                              full.cview(), count_);
+  if (options_.aligned_sum) {
+    out.aligned = std::move(full);
     if (mean) scale_by(out.aligned, count_);
   }
   if (options_.halves) {
@@ -116,7 +124,6 @@ FrameSums FrameAccumulator::finish() {
     if (mean) scale_by(out.unaligned, count_);
   }
   if (options_.aligned_frames) out.aligned_frames = std::move(stack_);
-  if (dose_weighted_) out.dose_weighted = dose_weighted_->result();
   dose_weighted_.reset();
   even_ = Image<float>();
   odd_ = Image<float>();

@@ -30,6 +30,7 @@
 #include "frost/motion/global_alignment.hpp"
 #include "frost/motion/local_alignment.hpp"
 #include "frost/motion/render_movie.hpp"
+#include "frost/motion/sum_quality.hpp"
 #include "local_movie_cases.hpp"
 #include "movie_cases.hpp"
 #include "tiff_test_files.hpp"
@@ -453,6 +454,72 @@ TYPED_TEST(MotionBackendParity, RenderMatchesHost) {
     EXPECT_EQ(got.frame_count, ref.frame_count);
   }
   std::printf("%s\n", movie->device_times().c_str());
+}
+
+/// Shell sums within `bound` of each shell's power (the cross term of the shell's sqrt(pa·pb)).
+void check_shells(const char* what, const fft::ShellSums& got, const fft::ShellSums& want, double bound) {
+  ASSERT_EQ(got.rings, want.rings) << what;
+  ASSERT_EQ(got.cross.size(), want.cross.size()) << what;
+  double worst = 0;
+  for (std::size_t s = 0; s < want.cross.size(); ++s) {
+    const double scale = std::sqrt(want.power_a[s] * want.power_b[s]);
+    if (scale == 0) continue;
+    worst = std::max({worst, std::abs(got.cross[s] - want.cross[s]) / scale,
+                      std::abs(got.power_a[s] - want.power_a[s]) / want.power_a[s],
+                      std::abs(got.power_b[s] - want.power_b[s]) / want.power_b[s]});
+  }
+  worst = std::max({worst, std::abs(got.band_a - want.band_a) / want.band_a, std::abs(got.band_b - want.band_b) / want.band_b});
+  std::printf("  %-10s largest shell difference %.3e of the shell's power\n", what, worst);
+  EXPECT_LE(worst, bound) << what;
+}
+
+// The sums' quality (SumOptions::quality) without the sums themselves: the shell sums of the halves
+// and of the weighting check equal those of the host renderer's images (sum_quality), per shell
+// within 1e-4 of its power (the sums agree to 1e-5 rms/std, the two FFT libraries to about 1e-6),
+// and no image comes back that was not asked for. With weights of 1 (a negligible dose) the
+// weighting check's ratio is 1.
+TYPED_TEST(MotionBackendParity, RenderQualityMatchesTheHostsImages) {
+  const index_t nx = 301, ny = 256;
+  const int n = 9, first = 2;
+  const Image<float> frames = frames_for_render(nx, ny, n, 5);
+  const auto movie = this->load(frames.cview(), first);
+  const MotionModel model = spline_model(n, first, nx, ny, LocalModelKind::Residual);
+  const SumRange range{first + 1, n - 2};
+  SumOptions quality;
+  quality.aligned_sum = false;
+  quality.quality = quality.dose_weighted = true;
+  quality.dose.dose_per_frame = 1.3;
+  quality.pixel_size = 1.1;
+  quality.normalization = SumNormalization::Mean; // the quality is of the sums, whatever the normalisation
+  SumOptions images = quality;
+  images.quality = false;
+  images.aligned_sum = images.halves = true;
+  images.normalization = SumNormalization::Sum;
+  const FrameSums ref = render_movie(frames.cview(), first, model, range, InterpolationMethod::BSpline3, images);
+  const SumQuality want =
+      sum_quality(ref.even.cview(), ref.odd.cview(), ref.dose_weighted.cview(), ref.aligned.cview(), range.count);
+  const FrameSums got = movie->renderer().render(model, range, InterpolationMethod::BSpline3, quality);
+  EXPECT_EQ(got.aligned.size(), 0);
+  EXPECT_EQ(got.even.size(), 0);
+  EXPECT_EQ(got.odd.size(), 0);
+  check_sum("dose weighted", got.dose_weighted, ref.dose_weighted, 1e-4, "quality");
+  ASSERT_TRUE(got.quality.has_value());
+  ASSERT_TRUE(got.quality->weighting.has_value());
+  check_shells("halves", got.quality->halves, want.halves, 1e-4);
+  check_shells("weighting", *got.quality->weighting, *want.weighting, 1e-4);
+
+  SumOptions neutral = quality;
+  neutral.dose.dose_per_frame = 1e-9;
+  const FrameSums flat = movie->renderer().render(model, range, InterpolationMethod::BSpline3, neutral);
+  ASSERT_TRUE(flat.quality.has_value() && flat.quality->weighting.has_value());
+  EXPECT_NEAR(flat.quality->weighting->band_a / flat.quality->weighting->band_b, 1.0, 1e-5);
+  // Without dose weighting there is no weighting check.
+  SumOptions plain = quality;
+  plain.dose_weighted = false;
+  const FrameSums halves_only = movie->renderer().render(model, range, InterpolationMethod::BSpline3, plain);
+  ASSERT_TRUE(halves_only.quality.has_value());
+  EXPECT_FALSE(halves_only.quality->weighting.has_value());
+  check_shells("no weighting", halves_only.quality->halves, want.halves, 1e-4);
 }
 
 // Interpolations other than bspline3 run the host renderer on every backend: exact.

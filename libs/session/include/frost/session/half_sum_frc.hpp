@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "frost/core/image.hpp"
+#include "frost/fft/shell_sums.hpp"
 
 namespace frost::session {
 
@@ -16,19 +17,20 @@ struct FrcCurve {
 };
 
 /// The Fourier ring correlation of two images of one shape (x fastest; the first plane is used),
-/// Re(sum A conj(B)) / sqrt(sum |A|^2 sum |B|^2) over shells of width 1 / min(nx, ny) cycles
-/// per pixel, with frequencies scaled per axis (non-square images). frost::fft does the
-/// transforms: FFTW, or cuFFT on GPU `gpu` when gpu >= 0 (the images are copied there and the
-/// spectra back; the shell sums stay on the host). frost::Error(Runtime) when the shapes differ or
-/// an image is smaller than 8 x 8; frost::Error(Device) from the GPU.
-FrcCurve fourier_ring_correlation(View<const float> a, View<const float> b, double pixel_size_A, int gpu = -1);
+/// Re(sum A conj(B)) / sqrt(sum |A|^2 sum |B|^2) over the shells of fft::shell_sums() (width
+/// 1 / min(nx, ny) cycles per pixel, frequencies scaled per axis for non-square images), with
+/// FFTW's transforms. frost::Error(Runtime) when the shapes differ or an image is smaller than 8 x 8.
+FrcCurve fourier_ring_correlation(View<const float> a, View<const float> b, double pixel_size_A);
+
+/// The curve of shell sums made elsewhere (the movie render's SumQuality, on the GPU where the
+/// sums are made), as fourier_ring_correlation() makes it from its own.
+FrcCurve frc_from_shell_sums(const fft::ShellSums& sums, double pixel_size_A);
 
 /// The resolution in Å where `curve` first falls below `threshold` after shell 0, interpolated
 /// linearly between the shells around the crossing; 2 * pixel size (Nyquist) when it never does.
 double frc_resolution(const FrcCurve& curve, double threshold = 0.143);
 
-/// frc_resolution(fourier_ring_correlation(even, odd, pixel_size_A, gpu), 0.143).
-double half_sum_frc_resolution(View<const float> even_sum, View<const float> odd_sum, double pixel_size_A,
-                               int gpu = -1);
+/// frc_resolution(fourier_ring_correlation(even, odd, pixel_size_A), 0.143).
+double half_sum_frc_resolution(View<const float> even_sum, View<const float> odd_sum, double pixel_size_A);
 
 } // namespace frost::session

@@ -75,7 +75,8 @@ struct RenderRequest {
   bool halves = false;
   bool aligned_frames = false;
   bool dose_weighted = false;
-  bool any() const { return aligned_sum || unaligned_sum || halves || aligned_frames || dose_weighted; }
+  bool quality = false;        ///< FrameSums::quality (SumOptions::quality)
+  bool any() const { return aligned_sum || unaligned_sum || halves || aligned_frames || dose_weighted || quality; }
 };
 
 /// @brief The second half of the pipeline: what it found and made, and what it took.

@@ -15,6 +15,7 @@
 #include "frost/core/image.hpp"
 #include "frost/motion/dose_weighted_sum.hpp"
 #include "frost/motion/dose_weighting.hpp"
+#include "frost/motion/sum_quality.hpp"
 
 namespace frost::motion {
 
@@ -33,6 +34,9 @@ struct SumOptions {
   DoseSchedule dose;           ///< used when dose_weighted
   double pixel_size = 1.0;     ///< processing pixel size [Å/px], for the dose weights
   SumNormalization normalization = SumNormalization::Sum; ///< aligned, unaligned and half sums
+  /// FrameSums::quality: the half sums' shell sums and, with dose weighting, the weighting
+  /// check's (sum_quality.hpp), whether or not those sums are returned.
+  bool quality = false;
 };
 
 /// What finish() returns; images not requested are empty (shape 0).
@@ -42,6 +46,7 @@ struct FrameSums {
   Image<float> even, odd;      ///< halves (each its own mean under Mean)
   Image<float> dose_weighted;  ///< S_DW
   Image<float> aligned_frames; ///< nx x ny x count stack, item i = frame first_frame + i
+  std::optional<SumQuality> quality; ///< with SumOptions::quality
   int first_frame = 0, frame_count = 0;
 };
 
