@@ -63,8 +63,16 @@ def main():
                 if s[0] >= t:
                     return s[1]
             return samples[-1][1]
+        def rss_over(t0, t1):  # the median of the samples between two results
+            inside = sorted(s[1] for s in samples if t0 <= s[0] <= t1)
+            return inside[len(inside) // 2] if inside else rss_at(t0)
         tenth = order[min(9, len(order) - 1)]
         a, b = rss_at(tenth), rss_at(order[-1])
+        k = len(order)
+        if k >= 30:
+            early, late = rss_over(order[4], order[14]), rss_over(order[k - 11], order[-1])
+            print("%s: median RSS over movies 5-15 %.0f MiB, over the last 10 %.0f MiB (%+.1f %%)"
+                  % (label, early, late, 100.0 * (late - early) / early))
         print("%s: RSS after movie 10 %.0f MiB, after movie %d %.0f MiB (%+.1f %%); peak RSS %.0f MiB, "
               "peak device memory %.0f MiB (all GPUs, %d samples)"
               % (label, a, len(order), b, 100.0 * (b - a) / a, max(s[1] for s in samples),

@@ -47,7 +47,7 @@ sample_memory() {
   : > "$out"
   while [ ! -e "$stop" ]; do
     rss=$(ps -C "$name" -o rss= 2>/dev/null | awk '{s += $1} END {print s + 0}')
-    gpu=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | paste -sd+ | bc 2>/dev/null || echo 0)
+    gpu=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | awk '{s += $1} END {print s + 0}')
     echo "$(date +%s.%N) $rss ${gpu:-0}" >> "$out"
     sleep 0.5
   done
@@ -82,13 +82,15 @@ if [ -n "${FROST_MOTIONCOR3:-}" ]; then
   rm -f "$work/stopped"
   sample_memory MotionCor3 "$work/mc3_memory.txt" "$work/stopped" &
   sampler=$!
-  # -Serial 1 waits for new files of the folder and ends when none arrived for a while.
+  # -Serial 1 fails on an empty folder: it starts once the first movie is complete.
+  t0=$(date +%s.%N)
+  stream_into "$stream_root/in" "$work/mc3_complete.txt" &
+  streamer=$!
+  while [ ! -s "$work/mc3_complete.txt" ]; do sleep 0.05; done
   "$FROST_MOTIONCOR3" $flag "$stream_root/in/" -InSuffix ".$ext" -Serial 1 -OutMrc "$work/mc3/" -Patch 5 5 \
     -FmDose 1 -PixSize 1 -Gpu 0 > "$work/mc3.log" 2>&1 &
   pid=$!
-  sleep 1
-  t0=$(date +%s.%N)
-  stream_into "$stream_root/in" "$work/mc3_complete.txt"
+  wait $streamer
   # Whether -Serial ends by itself after the last file is not documented: wait until every movie
   # has its sum (or a deadline of 5 s per movie), then stop it.
   deadline=$(( $(date +%s) + 5 * n ))

@@ -6,6 +6,8 @@
 // and redoes it, and read_records() keeps the last of its records.
 #include "frost/motion_session/session_loop.hpp"
 
+#include <malloc.h>
+
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -30,6 +32,15 @@
 namespace frost::motion_session {
 
 namespace {
+
+/// Gives the pages that the movie's threads freed back to the system. glibc keeps freed memory in
+/// per-thread arenas, and a session's loader, worker and writer threads each hold one: without
+/// this, resident memory creeps up over thousands of movies although the live memory is flat.
+void return_free_memory() {
+#ifdef __GLIBC__
+  ::malloc_trim(0);
+#endif
+}
 
 double unix_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -208,6 +219,7 @@ private:
     else log_error(tag + ": " + r.reason);
     if (!ours) log_warning(path + ": the journal gave this movie to another worker meanwhile");
     const session::JournalCounts counts = journal.counts();
+    return_free_memory();
     std::lock_guard<std::mutex> lock(sh_.mutex);
     if (r.done()) {
       ++sh_.result.done;

@@ -2,10 +2,13 @@
 // no partial output when a run fails.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <sstream>
+#include <string>
 
 #include "frost/cli/program.hpp"
 #include "frost/core/atomic_file.hpp"
+#include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
 #include "frost/test/support.hpp"
 
@@ -83,8 +86,10 @@ TEST(Program, SpaceSeparatedDeviceIdsAreOneList) {
   testing::internal::GetCapturedStdout();
   EXPECT_EQ(run_echo({"-o", d.file("a"), "-v", "0", "--device", "0", "x", "--validate"}), 2);
   EXPECT_EQ(run_echo({"-o", d.file("a"), "-v", "0", "--device", "cpu", "1", "--validate"}), 2);
-  // A real run asks for both GPUs: here (no GPU, or a CPU build) a device error, no output.
-  EXPECT_EQ(run_echo({"-o", d.file("a"), "-v", "0", "--device", "0", "1"}), 4);
+  // A real run asks for every GPU of the list: one past the last visible id is a device error
+  // (on any machine: no GPU, a CPU build, or several GPUs), and leaves no output.
+  const std::string missing = std::to_string(std::max(1, cuda_device_count()));
+  EXPECT_EQ(run_echo({"-o", d.file("a"), "-v", "0", "--device", "0", missing}), 4);
   EXPECT_FALSE(exists(d.file("a")));
 }
 
