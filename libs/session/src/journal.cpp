@@ -95,14 +95,16 @@ void Journal::open_session(const JournalOptions& options) {
   // ones), docs/session.md#journal.
   // The mode is kept in the file: a session made in WAL mode and opened for several hosts is
   // switched back, so that no process relies on the shared-memory index.
+  // Switching the mode needs the file to itself, so while other processes open the same new
+  // journal (ranks started together) SQLite answers BUSY at once: the opening steps are retried.
   const char* want = options.wal ? "wal" : "delete";
-  {
+  db_->retry_while_busy([&] {
     auto mode = db_->prepare(std::string("PRAGMA journal_mode=") + want);
     if (!mode.step() || mode.text(0) != want)
       db_->fail(std::string("cannot switch the journal to ") + want + " mode");
-  }
+  });
   db_->exec("PRAGMA synchronous=NORMAL");
-  db_->exec(kSchema);
+  db_->retry_while_busy([&] { db_->exec(kSchema); });
 
   const double opened_at = unix_now();
   sql::WriteTransaction tx(*db_);

@@ -2,11 +2,15 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+#include <thread>
+
 #include "frost/core/error.hpp"
 
 namespace frost::session::sql {
 
-Database::Database(const std::string& path, bool create, int busy_timeout_ms) : path_(path) {
+Database::Database(const std::string& path, bool create, int busy_timeout_ms)
+    : path_(path), busy_timeout_ms_(busy_timeout_ms) {
   const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -19,6 +23,25 @@ Database::Database(const std::string& path, bool create, int busy_timeout_ms) : 
 }
 
 Database::~Database() { sqlite3_close_v2(db_); }
+
+bool Database::last_was_busy() const {
+  const int code = sqlite3_errcode(db_) & 0xff;
+  return code == SQLITE_BUSY || code == SQLITE_LOCKED;
+}
+
+void Database::retry_while_busy(const std::function<void()>& step) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms_);
+  for (int attempt = 0;; ++attempt) {
+    try {
+      step();
+      return;
+    } catch (const Error&) {
+      if (!last_was_busy() || std::chrono::steady_clock::now() >= deadline) throw;
+    }
+    // Short waits first: the other process holds the file for milliseconds.
+    std::this_thread::sleep_for(std::chrono::milliseconds(attempt < 10 ? 5 : 50));
+  }
+}
 
 void Database::fail(const std::string& what) const {
   std::string why = sqlite3_errmsg(db_);

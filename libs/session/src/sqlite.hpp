@@ -2,6 +2,7 @@
 // Thin RAII over the SQLite C API for the journal: a connection, prepared statements and
 // write transactions. Every failure is a frost::Error(Input) naming the database file.
 #include <cstdint>
+#include <functional>
 #include <string>
 
 struct sqlite3;
@@ -32,9 +33,17 @@ public:
   /// Throws frost::Error(Input) "<path>: <what> (<SQLite's message>)".
   [[noreturn]] void fail(const std::string& what) const;
 
+  /// Runs `step` again while it fails because another connection holds the file, for up to the
+  /// busy timeout. For what SQLite answers BUSY at once instead of waiting: switching the journal
+  /// mode, or the schema of a file that another process is creating at the same moment.
+  void retry_while_busy(const std::function<void()>& step);
+
 private:
+  bool last_was_busy() const;
+
   sqlite3* db_ = nullptr;
   std::string path_;
+  int busy_timeout_ms_ = 0;
 };
 
 /// A prepared statement; bind() indices are 1-based, column() indices 0-based.

@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <exception>
 #include <fstream>
 #include <set>
 #include <string>
@@ -75,6 +77,48 @@ TEST(SessionJournalProcesses, ForkedWorkersNeverClaimTheSameMovie) {
   EXPECT_EQ(claimed.size(), static_cast<std::size_t>(kMovies)) << "every movie claimed exactly once";
   EXPECT_EQ(std::set<long>(claimed.begin(), claimed.end()).size(), static_cast<std::size_t>(kMovies));
   EXPECT_EQ(Journal(dir.path(), "h").counts().done, kMovies);
+}
+
+// Ranks started together open one new journal at the same moment (mpirun): each must get it, in
+// WAL mode, while the others create it, switch its mode and write. 20 rounds of 6 processes
+// released together by a pipe.
+TEST(SessionJournalProcesses, ProcessesOpeningANewJournalTogetherAllGetIt) {
+  constexpr int kRounds = 20, kProcesses = 6;
+  for (int round = 0; round < kRounds; ++round) {
+    test::TempDir dir;
+    int gate[2];
+    ASSERT_EQ(::pipe(gate), 0);
+    std::vector<pid_t> children;
+    for (int p = 0; p < kProcesses; ++p) {
+      const pid_t pid = ::fork();
+      if (pid == 0) {
+        ::close(gate[1]);
+        char c;
+        if (::read(gate[0], &c, 1) != 0) ::_exit(4); // released when the parent closes its end
+        int rc = 0;
+        try {
+          Journal j(dir.path(), "h");
+          j.add(Fingerprint{"/m/" + std::to_string(p) + ".mrc", 1, 1});
+          while (auto e = j.claim_next(this_process(p)))
+            if (!j.finish(e->id, this_process(p))) rc = 2;
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "process %d: %s\n", p, e.what());
+          rc = 3;
+        }
+        ::_exit(rc);
+      }
+      children.push_back(pid);
+    }
+    ::close(gate[0]);
+    ::close(gate[1]);
+    for (pid_t pid : children) {
+      int status = 0;
+      ::waitpid(pid, &status, 0);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << round << ": status " << status;
+    }
+    EXPECT_EQ(Journal(dir.path(), "h").counts().done, kProcesses) << "round " << round;
+    if (HasFailure()) return;
+  }
 }
 
 TEST(SessionJournalProcesses, RowsOfAKilledProcessGoBackToSeen) {
