@@ -73,6 +73,9 @@ def main():
             early, late = rss_over(order[4], order[14]), rss_over(order[k - 11], order[-1])
             print("%s: median RSS over movies 5-15 %.0f MiB, over the last 10 %.0f MiB (%+.1f %%)"
                   % (label, early, late, 100.0 * (late - early) / early))
+            tenths = [rss_over(order[i * k // 10], order[min(k - 1, (i + 1) * k // 10)]) for i in range(10)]
+            print("%s: median RSS per tenth of the movies (MiB): %s; after the last, idle %.0f"
+                  % (label, " ".join("%.0f" % t for t in tenths), samples[-1][1]))
         print("%s: RSS after movie 10 %.0f MiB, after movie %d %.0f MiB (%+.1f %%); peak RSS %.0f MiB, "
               "peak device memory %.0f MiB (all GPUs, %d samples)"
               % (label, a, len(order), b, 100.0 * (b - a) / a, max(s[1] for s in samples),

@@ -3,7 +3,7 @@
 # written into a watched folder, one started every INTERVAL seconds (cp writes each in place, as a
 # microscope's transfer does), while frost_movie_align --session --watch follows the folder.
 # Reports movies/s, the latency from "file complete" (cp returned) to "record written" (the
-# record's ready_at), and the resident and device memory sampled every 0.5 s, with RSS after
+# record's ready_at), and the resident and device memory sampled every 0.2 s, with RSS after
 # movie 10 against after the last. With $FROST_MOTIONCOR3 set, MotionCor3 -Serial 1 then
 # follows the same stream into a folder of its own, and its latency is taken from its output
 # files' modification times.
@@ -13,6 +13,9 @@
 #   FROST_STREAM_RANKS=k runs k processes under mpirun instead, sharing the session (one GPU each)
 #   FROST_STREAM_DIR: where the stream is written (default /dev/shm when it has room, else WORKDIR)
 #   FROST_STREAM_LABEL: the label of the summary lines; FROST_STREAM_SKIP_FROST=1 runs MotionCor3 only
+#   FROST_MC3_PREFIX: the file-name prefix MotionCor3 -Serial gets after the folder (the stream's files are mNNN)
+#   FROST_STREAM_AGE=S: each copy's modification time is set S seconds into the past once written
+#   (MotionCor3 -Serial answered "no input image files are found" for a folder of fresh files)
 set -uo pipefail
 exe=${1:?frost_movie_align}; movie=${2:?movie}; n=${3:?count}; interval=${4:?interval}; work=${5:?workdir}
 devices=${6:-0}
@@ -33,14 +36,15 @@ stream_into() {
   local copies=()
   : > "$log"
   for i in $(seq -w 1 "$n"); do
-    ( cp "$movie" "$dir/m$i.$ext" && echo "m$i $(date +%s.%N)" >> "$log" ) &
+    ( cp "$movie" "$dir/m$i.$ext" && { [ -z "${FROST_STREAM_AGE:-}" ] || touch -d "-$FROST_STREAM_AGE sec" "$dir/m$i.$ext"; } &&
+      echo "m$i $(date +%s.%N)" >> "$log" ) &
     copies+=($!)
     sleep "$interval"
   done
   wait "${copies[@]}"
 }
 
-# Samples the summed RSS (kB) of the processes named $1 and the device memory every 0.5 s into $2
+# Samples the summed RSS (kB) of the processes named $1 and the device memory every 0.2 s into $2
 # until the file $3 exists.
 sample_memory() {
   local name=$1 out=$2 stop=$3
@@ -49,7 +53,7 @@ sample_memory() {
     rss=$(ps -C "$name" -o rss= 2>/dev/null | awk '{s += $1} END {print s + 0}')
     gpu=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | awk '{s += $1} END {print s + 0}')
     echo "$(date +%s.%N) $rss ${gpu:-0}" >> "$out"
-    sleep 0.5
+    sleep 0.2
   done
 }
 
@@ -87,7 +91,7 @@ if [ -n "${FROST_MOTIONCOR3:-}" ]; then
   stream_into "$stream_root/in" "$work/mc3_complete.txt" &
   streamer=$!
   while [ ! -s "$work/mc3_complete.txt" ]; do sleep 0.05; done
-  "$FROST_MOTIONCOR3" $flag "$stream_root/in/" -InSuffix ".$ext" -Serial 1 -OutMrc "$work/mc3/" -Patch 5 5 \
+  "$FROST_MOTIONCOR3" $flag "$stream_root/in/${FROST_MC3_PREFIX:-}" -InSuffix ".$ext" -Serial 1 -OutMrc "$work/mc3/" -Patch 5 5 \
     -FmDose 1 -PixSize 1 -Gpu 0 > "$work/mc3.log" 2>&1 &
   pid=$!
   wait $streamer

@@ -2,6 +2,7 @@
 // page-locked seam (pinned_memory.hpp) kept for reuse once freed.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -139,6 +140,23 @@ std::size_t pinned_cache_free_bytes() noexcept {
   PinnedCache& c = pinned_cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   return c.free_bytes;
+}
+
+std::size_t pinned_live_bytes() noexcept {
+  PinnedCache& c = pinned_cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  std::size_t bytes = 0;
+  for (const auto& block : c.live) bytes += block.second;
+  return bytes;
+}
+
+std::size_t resident_memory_bytes() noexcept {
+  std::FILE* statm = std::fopen("/proc/self/statm", "r");
+  if (statm == nullptr) return 0;
+  unsigned long size = 0, resident = 0;
+  const bool ok = std::fscanf(statm, "%lu %lu", &size, &resident) == 2;
+  std::fclose(statm);
+  return ok ? static_cast<std::size_t>(resident) * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)) : 0;
 }
 
 } // namespace frost

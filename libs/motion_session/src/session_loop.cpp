@@ -16,10 +16,12 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
+#include "frost/core/host_buffer.hpp"
 #include "frost/core/log.hpp"
 #include "frost/session/completeness.hpp"
 #include "frost/session/completion_gate.hpp"
@@ -40,6 +42,14 @@ void return_free_memory() {
 #ifdef __GLIBC__
   ::malloc_trim(0);
 #endif
+}
+
+/// The process's memory as the log shows it after each movie: resident, and the pinned blocks held
+/// (handed out, and kept for reuse), so that a long session's log shows where memory goes.
+std::string memory_note() {
+  const auto mib = [](std::size_t bytes) { return std::to_string(bytes >> 20); };
+  return " (resident " + mib(resident_memory_bytes()) + " MiB; pinned " + mib(pinned_live_bytes()) + " MiB in use, " +
+         mib(pinned_cache_free_bytes()) + " MiB kept)";
 }
 
 double unix_now() {
@@ -215,7 +225,7 @@ private:
     session::append_record(records_path(sh_.s.dir), r);
     const bool ours = r.done() ? journal.finish(e.id, self_) : journal.fail(e.id, self_, r.reason);
     const std::string tag = "[" + std::to_string(e.id) + "] " + path + " (" + r.device + ")";
-    if (r.done()) log_info(tag + ": done");
+    if (r.done()) log_info(tag + ": done" + memory_note());
     else log_error(tag + ": " + r.reason);
     if (!ours) log_warning(path + ": the journal gave this movie to another worker meanwhile");
     const session::JournalCounts counts = journal.counts();

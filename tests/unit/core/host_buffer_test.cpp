@@ -58,3 +58,18 @@ TEST(HostBuffer, PrefaultTouchesOneByteAPage) {
 
 } // namespace
 } // namespace frost
+
+namespace frost {
+namespace {
+
+// The session's memory note reads the resident size: it sees 64 MiB written.
+TEST(ResidentMemory, SeesPagesWritten) {
+  const std::size_t before = resident_memory_bytes();
+  ASSERT_GT(before, std::size_t{1} << 20);
+  HostBuffer<unsigned char> big(std::size_t{64} << 20);
+  std::memset(big.data(), 1, big.size());
+  EXPECT_GE(resident_memory_bytes(), before + (std::size_t{48} << 20));
+}
+
+} // namespace
+} // namespace frost

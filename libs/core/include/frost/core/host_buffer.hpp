@@ -21,6 +21,10 @@ void* host_allocate(std::size_t bytes, HostMemory kind, HostMemory* actual);
 void host_free(void* p, HostMemory actual) noexcept;
 /// Bytes of pinned memory kept for reuse (0 without CUDA).
 std::size_t pinned_cache_free_bytes() noexcept;
+/// Bytes of pinned memory handed out and not yet freed (0 without CUDA).
+std::size_t pinned_live_bytes() noexcept;
+/// The process's resident memory in bytes (/proc/self/statm; 0 where it cannot be read).
+std::size_t resident_memory_bytes() noexcept;
 /// Faults in the pages of fresh memory on the CPU threads (a zero byte written per page), so a
 /// later copy into it runs at memory speed; the other bytes are left as they were.
 void host_prefault(void* p, std::size_t bytes);
