@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "fourier_rings.hpp"
 #include "frost/core/error.hpp"
+#include "frost/fft/half_spectrum.hpp"
 
 namespace frost::session {
 
@@ -15,8 +15,8 @@ double high_frequency_power_ratio(const fft::ShellSums& weighted_and_unweighted)
 double high_frequency_power_ratio(View<const float> weighted, View<const float> unweighted, double from_nyquist) {
   FROST_EXPECTS(weighted.shape.x == unweighted.shape.x && weighted.shape.y == unweighted.shape.y,
                 "dose-weighting check: the two sums differ in size");
-  const auto fw = detail::half_spectrum(weighted);
-  const auto fu = detail::half_spectrum(unweighted);
+  const auto fw = fft::host_half_spectrum(weighted);
+  const auto fu = fft::host_half_spectrum(unweighted);
   // Frequencies in cycles per pixel: Nyquist is 0.5 on each axis.
   return high_frequency_power_ratio(
       fft::shell_sums(fw.data(), fu.data(), weighted.shape.x, weighted.shape.y, {0.5 * from_nyquist, 0.5}));

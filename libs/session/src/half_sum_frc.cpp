@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "fourier_rings.hpp"
 #include "frost/core/error.hpp"
+#include "frost/fft/half_spectrum.hpp"
 
 namespace frost::session {
 
@@ -26,8 +26,8 @@ FrcCurve frc_from_shell_sums(const fft::ShellSums& sums, double pixel_size_A) {
 FrcCurve fourier_ring_correlation(View<const float> a, View<const float> b, double pixel_size_A) {
   FROST_EXPECTS(a.shape.x == b.shape.x && a.shape.y == b.shape.y, "FRC: the two images differ in size");
   FROST_EXPECTS(a.shape.x >= 8 && a.shape.y >= 8, "FRC: images smaller than 8 x 8");
-  const auto fa = detail::half_spectrum(a);
-  const auto fb = detail::half_spectrum(b);
+  const auto fa = fft::host_half_spectrum(a);
+  const auto fb = fft::host_half_spectrum(b);
   return frc_from_shell_sums(fft::shell_sums(fa.data(), fb.data(), a.shape.x, a.shape.y), pixel_size_A);
 }
 
