@@ -293,8 +293,8 @@ motion::FrameSums CudaMovie::render(const motion::MotionModel& model, motion::Su
     motion::SumQuality q;
     q.halves = fft::shell_sums_from_array(sums.data(), rings);
     if (options.dose_weighted) {
-      q.weighting = fft::shell_sums_from_array(sums.data() + quality_size, rings);
-      motion::scale_shell_b(*q.weighting, motion::weighting_reference_scale(range.count));
+      q.weighting = motion::weighting_check_sums(fft::shell_sums_from_array(sums.data() + quality_size, rings),
+                                                 range.count);
     }
     out.quality = std::move(q);
   }

@@ -1,14 +1,19 @@
 #include "frost/motion/sum_quality.hpp"
 
+#include <cmath>
+
 #include "frost/core/error.hpp"
 #include "frost/fft/half_spectrum.hpp"
 
 namespace frost::motion {
 
-void scale_shell_b(fft::ShellSums& sums, double scale) {
+fft::ShellSums weighting_check_sums(fft::ShellSums sums, int count) {
+  FROST_EXPECTS(count >= 1, "weighting_check_sums: needs at least one frame");
+  const double scale = 1.0 / std::sqrt(static_cast<double>(count));
   for (double& v : sums.cross) v *= scale;
   for (double& v : sums.power_b) v *= scale * scale;
   sums.band_b *= scale * scale;
+  return sums;
 }
 
 SumQuality sum_quality(View<const float> even, View<const float> odd, View<const float> weighted,
@@ -25,8 +30,7 @@ SumQuality sum_quality(View<const float> even, View<const float> odd, View<const
                       weighted.shape.x == nx && weighted.shape.y == ny && count >= 1,
                   "sum_quality: the weighting check needs the weighted and the aligned sum of one size");
     const auto fw = fft::host_half_spectrum(weighted), fa = fft::host_half_spectrum(aligned);
-    q.weighting = fft::shell_sums(fw.data(), fa.data(), nx, ny, kWeightingBand);
-    scale_shell_b(*q.weighting, weighting_reference_scale(count));
+    q.weighting = weighting_check_sums(fft::shell_sums(fw.data(), fa.data(), nx, ny, kWeightingBand), count);
   }
   return q;
 }

@@ -3,7 +3,6 @@
 /// @brief The quality numbers of a movie's sums that a live session records, computed where the
 /// sums are made (docs/movie_align.md#quality-of-the-sums): on a GPU the sums then need not come
 /// back to the host, nor their spectra.
-#include <cmath>
 #include <optional>
 
 #include "frost/core/image.hpp"
@@ -29,10 +28,9 @@ inline constexpr fft::FrequencyBand kWeightingBand{0.25, 0.5};
 SumQuality sum_quality(View<const float> even, View<const float> odd, View<const float> weighted,
                        View<const float> aligned, int count);
 
-/// The scale of SumQuality::weighting's B: the aligned sum's spectrum times this.
-inline double weighting_reference_scale(int count) { return 1.0 / std::sqrt(static_cast<double>(count)); }
-
-/// Scales B of `sums` by `scale` (power_b and band_b by scale², cross by scale).
-void scale_shell_b(fft::ShellSums& sums, double scale);
+/// SumQuality::weighting from the shell sums of the dose-weighted sum (A) against the plain
+/// aligned sum over `count` frames (B): B taken to the weighted sum's normalisation (divided by
+/// sqrt(count): cross by that, power_b and band_b by its square). Both backends finish with it.
+fft::ShellSums weighting_check_sums(fft::ShellSums weighted_and_plain, int count);
 
 } // namespace frost::motion
