@@ -14,6 +14,7 @@
 
 #include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
+#include "frost/core/heap_limits.hpp"
 #include "frost/core/log.hpp"
 #include "frost/core/progress.hpp"
 #include "frost/core/threads.hpp"
@@ -113,6 +114,7 @@ void Program::check_files(bool validate_only) const {
 }
 
 int Program::main(int argc, const char* const* argv) {
+  set_heap_limits(); // before any thread starts (docs/conventions.md#host-memory)
   try {
     define(params_);
     define_common();

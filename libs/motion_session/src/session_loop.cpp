@@ -36,8 +36,8 @@ namespace frost::motion_session {
 namespace {
 
 /// Gives the pages that the movie's threads freed back to the system. glibc keeps freed memory in
-/// per-thread arenas, and a session's loader, worker and writer threads each hold one: without
-/// this, resident memory creeps up over thousands of movies although the live memory is flat.
+/// per-thread arenas; this releases their free chunks, and the heap limits the program set at start
+/// (docs/conventions.md#host-memory) bound what their tops keep.
 void return_free_memory() {
 #ifdef __GLIBC__
   ::malloc_trim(0);
