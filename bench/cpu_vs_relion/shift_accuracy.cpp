@@ -25,6 +25,16 @@ double rms(const std::vector<Vec2>& a, const std::vector<Vec2>& b) {
   return std::sqrt(sum / double(a.size()));
 }
 
+/// rms of a - b after taking off the mean of a - b.
+double centred_rms(const std::vector<Vec2>& a, const std::vector<Vec2>& b) {
+  FROST_EXPECTS(a.size() == b.size() && !a.empty(), "shift error: trajectories of different lengths");
+  Vec2 mean;
+  for (std::size_t i = 0; i < a.size(); ++i) mean = {mean.x + (a[i].x - b[i].x) / a.size(), mean.y + (a[i].y - b[i].y) / a.size()};
+  std::vector<Vec2> shifted = a;
+  for (Vec2& v : shifted) v = {v.x - mean.x, v.y - mean.y};
+  return rms(shifted, b);
+}
+
 std::vector<Vec2> shifts_of(const meta::Block& b) {
   const auto x = b.doubles("rlnMicrographShiftX"), y = b.doubles("rlnMicrographShiftY");
   std::vector<Vec2> out(x.size());
@@ -74,8 +84,9 @@ void write_truth_coordinates(const MotionTruth& truth, const std::string& path) 
 ShiftError frost_shift_error(const std::string& align_star, const std::string& trajectories_star,
                              const MotionTruth& truth) {
   ShiftError e;
-  e.global_rms = rms(referenced(shifts_of(meta::MetadataFile::read(align_star).block("global_shift"))),
-                     referenced(truth.global));
+  const std::vector<Vec2> global = shifts_of(meta::MetadataFile::read(align_star).block("global_shift"));
+  e.global_rms = rms(referenced(global), referenced(truth.global));
+  e.global_rms_centred = centred_rms(global, truth.global);
   const meta::MetadataFile file = meta::MetadataFile::read(trajectories_star);
   const meta::Block& b = file.block("trajectories");
   const auto x = b.doubles("rlnCoordinateX"), y = b.doubles("rlnCoordinateY");
@@ -100,6 +111,7 @@ ShiftError relion_shift_error(const std::string& motion_star, const MotionTruth&
   ShiftError e;
   const std::vector<Vec2> global = shifts_of(f.block("global_shift"));
   e.global_rms = rms(referenced(global), referenced(truth.global));
+  e.global_rms_centred = centred_rms(global, truth.global);
   const meta::Block& g = f.block("general");
   const double width = g.doubles("rlnImageSizeX").at(0), height = g.doubles("rlnImageSizeY").at(0);
   motion::RelionPolynomial poly;

@@ -20,7 +20,10 @@ MotionTruth read_motion_truth(const std::string& truth_star);
 void write_truth_coordinates(const MotionTruth& truth, const std::string& path);
 
 struct ShiftError {
-  double global_rms = 0; ///< rms over frames of the global shift error
+  double global_rms = 0; ///< rms over frames of the global shift error (both referenced to the first frame)
+  /// The same less the mean error over frames: trajectories are defined up to a constant, and the
+  /// first frame's own error would otherwise offset every frame.
+  double global_rms_centred = 0;
   double local_rms = 0;  ///< rms over the truth grid and frames of the total shift error
 };
 
