@@ -78,11 +78,15 @@ TEST(MovieAlignSessionMemory, AThousandMoviesKeepTheResidentMemoryFlat) {
   const test::Outcome o = test::finish_program(run, 600);
   ASSERT_EQ(o.exit_code, 0) << o.err;
   EXPECT_EQ(LineCounter(records).count(), kMovies);
-  std::printf("resident memory: %ld KiB after movie 100, at most %ld KiB over movies %d-%d\n", at_100, late,
-              kMovies * 9 / 10, kMovies - 1);
+  // Peaks against peaks: the most over movies 100-199 against the most over the last tenth (a
+  // single early sample could fall between two frees and releases of the heap).
+  const long early = by_hundred.count(1) ? by_hundred[1] : 0;
+  std::printf("resident memory: %ld KiB after movie 100, at most %ld KiB over movies 100-199, at most %ld KiB over "
+              "movies %d-%d\n",
+              at_100, early, late, kMovies * 9 / 10, kMovies - 1);
   ASSERT_GT(at_100, 0) << "the session ended before its 100th record was seen";
   if (late == 0) GTEST_SKIP() << "the last tenth finished between two samples; nothing to compare";
-  EXPECT_LE(late, at_100 + at_100 * 15 / 100) << "memory grew over the session";
+  EXPECT_LE(late, std::max(early, at_100) * 115 / 100) << "memory grew over the session";
   const std::map<std::string, std::string> states = journal_states(session);
   EXPECT_EQ(states.size(), static_cast<std::size_t>(kMovies));
   for (const auto& [movie, state] : states) ASSERT_EQ(state, "done") << movie;
