@@ -23,6 +23,7 @@
 #include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
+#include "frost/core/host_buffer.hpp"
 #include "frost/core/threads.hpp"
 #include "frost/geometry/symmetry.hpp"
 #include "frost/metadata/image_location.hpp"
@@ -116,6 +117,8 @@ protected:
     tuning::declare_tuning_options(p);
     p.integer("--batch", 0, "images per batch (GPU; accepted and ignored on the CPU)").at_least(0).in_section("Execution");
     p.real("--gpu-mem-fraction", 0.8, "fraction of free device memory (GPU)").range(0.05, 1).in_section("Execution");
+    p.integer("--stream-batch", 0, "images read from disk per batch, the next read while one is aligned; "
+                                   "0 = about 256 MiB of images").at_least(0).in_section("Execution");
   }
 
   void validate() override {
@@ -270,7 +273,11 @@ private:
     const int even = box - box % 2;
     const double pixel = resolve_pixel_size(images, volume_mode ? nullptr : &ref_table, rank);
     const mpi::Range mine = mpi::split_range(n_img, rank, size);
-    check_sizes(even, n_ref, n_img, mine.size(), volume_mode);
+    // The images stream from disk in batches (docs/align_significant.md#streaming-the-images): at
+    // most two batches of them are in memory.
+    const long long batch_option = params().get_int("--stream-batch");
+    const std::size_t batch = batch_option > 0 ? static_cast<std::size_t>(batch_option) : align::stream_batch_images(even);
+    check_sizes(even, n_ref, n_img, std::min(mine.size(), 2 * batch), volume_mode);
 
     // Every output of the run appears together at the end, or none does (docs/conventions.md#atomic-writes).
     std::optional<OutputSet> output_set;
@@ -288,8 +295,20 @@ private:
     } else {
       refs = app::load_images(ref_table, 0, n_ref, box);
     }
-    Image<float> local = app::load_images(images, mine.begin, mine.size(), box);
-    const double load_s = since(t_load);
+    // The first batch is read now, before any alignment, so that a bad image there (the whole input
+    // when it fits in one batch) is an input error before the work starts; later batches are
+    // checked as they are read, and an error there ends the run with nothing written.
+    std::optional<Image<float>> first_batch;
+    if (mine.size() > 0) first_batch = app::load_images(images, mine.begin, std::min(batch, mine.size()), box);
+    const align::ImageLoader load = [&images, &first_batch, &mine, box](std::size_t first, std::size_t count) {
+      if (first_batch && first == mine.begin && static_cast<std::size_t>(first_batch->shape().n) == count) {
+        Image<float> ready = std::move(*first_batch);
+        first_batch.reset();
+        return ready;
+      }
+      return app::load_images(images, first, count, box);
+    };
+    const double load_s = since(t_load); // the references and the first batch of images
 
     // All pairs of this rank.
     const align::AlignSettings s = settings();
@@ -303,7 +322,9 @@ private:
                align::to_string(s));
     align::SignificantInput in;
     in.references = refs.cview();
-    in.images = local.cview();
+    in.load = load;
+    in.local_images = mine.size();
+    in.batch = batch;
     in.n_images = n_img;
     in.first_image = mine.begin;
     in.directions = ref_info.angles;
@@ -344,20 +365,25 @@ private:
       if (keep_best_ > 1)
         log_info("--oUpdatedRefs with --keepBestN " + std::to_string(keep_best_) +
                  ": an image contributes to the average of every reference it is kept for");
-      // This rank aligned only its share of the images; the averages need all of them.
-      const Image<float> all = mine.size() == n_img ? std::move(local) : app::load_images(images, 0, n_img, box);
-      const align::ClassAverages classes = align::class_averages(all.cview(), rows, results, n_ref);
+      // The averages need every image of the run: read again, batch by batch.
+      align::ClassAverager averager(even, rows, results, n_ref, n_img);
+      for (std::size_t first = 0; first < n_img; first += batch) {
+        const Image<float> part = load(first, std::min(batch, n_img - first));
+        averager.add(part.cview(), first);
+      }
+      const align::ClassAverages classes = averager.finish();
       app::write_updated_references(o.updated_refs, classes, ref_info, block, o.xmd, rows);
     }
     output_set->commit();
     const double write_s = since(t_write);
 
-    char line[320];
+    char line[400];
     std::snprintf(line, sizeof line,
-                  "%zu rows for %zu images -> %s, %s; %.0f pairs/s; time [s]: load %.2f, align %.2f, weights %.2f, "
-                  "write %.2f, wall %.2f",
+                  "%zu rows for %zu images -> %s, %s; %.0f pairs/s; time [s]: load %.2f, align %.2f (of which "
+                  "waiting for images %.2f, %zu batches), weights %.2f, write %.2f, wall %.2f; peak resident %zu MiB",
                   rows.size(), n_img, o.xmd.c_str(), o.star.c_str(), double(n_ref * n_img) / std::max(1e-9, result.align_s),
-                  load_s, result.align_s, result.weights_s, write_s, since(t_start));
+                  load_s, result.align_s, result.load_wait_s, result.batches, result.weights_s, write_s, since(t_start),
+                  peak_resident_memory_bytes() >> 20);
     log_info(line);
     return 0;
   }
@@ -382,17 +408,18 @@ private:
   }
 
   /// Size-like options against the input, before anything large is allocated.
-  void check_sizes(int even, std::size_t n_ref, std::size_t n_img, std::size_t n_local, bool volume_mode) const {
+  /// `n_resident`: the images in memory at once (two batches at most).
+  void check_sizes(int even, std::size_t n_ref, std::size_t n_img, std::size_t n_resident, bool volume_mode) const {
     const long long search = params().get_int("--shift-search");
     if (search > even / 2)
       throw_usage_error("--shift-search " + std::to_string(search) + " px is more than half the image size (" +
                         std::to_string(even / 2) + " px for " + std::to_string(even) + " px images)");
-    // The references, this rank's images, the N_ref x N_img results (and their copy for this
-    // rank), CCs and weights must fit in this machine's memory; otherwise the run would end in
+    // The references, the images in memory, the N_ref x N_img results (and their copy for a
+    // batch), CCs and weights must fit in this machine's memory; otherwise the run would end in
     // an out-of-memory error or swap for hours.
     const double pixels = double(even) * even;
     const double pairs = double(n_ref) * double(n_img);
-    const double need = 4 * pixels * double(n_ref + n_local) + pairs * (2 * sizeof(align::PairResult) + 2 * sizeof(float));
+    const double need = 4 * pixels * double(n_ref + n_resident) + pairs * (2 * sizeof(align::PairResult) + 2 * sizeof(float));
     const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
     const double have = pages > 0 && page > 0 ? double(pages) * double(page) : 0;
     if (have > 0 && need > have) {

@@ -244,6 +244,59 @@ TEST_F(AlignApp, UpdatedReferencesAsScipionReadsThem) {
   EXPECT_GT(non_empty, 1);
 }
 
+// Streaming (docs/align_significant.md#streaming-the-images): the images read in batches of 3
+// (6 batches, the disabled row left out) give the same files as one batch, the class averages too.
+TEST_F(AlignApp, StreamedBatchesWriteTheSameFiles) {
+  for (const char* batch : {"3", "1000"}) {
+    const std::string odir = file(std::string("stream_") + batch);
+    ASSERT_EQ(align(base() + "-o angles.xmd --odir " + odir + " --oUpdatedRefs classes --stream-batch " + batch, 2,
+                    file(std::string("stream_") + batch + ".log")),
+              0);
+  }
+  EXPECT_NE(slurp(file("stream_3.log")).find("6 batches"), std::string::npos) << slurp(file("stream_3.log"));
+  EXPECT_NE(slurp(file("stream_1000.log")).find("1 batches"), std::string::npos);
+  for (const char* name : {"angles.xmd", "angles.star", "classes.stk", "classes.xmd"}) {
+    std::string a = slurp(file("stream_3/") + name);
+    const std::string b = slurp(file("stream_1000/") + name);
+    for (std::size_t at = a.find("stream_3/"); at != std::string::npos; at = a.find("stream_3/", at))
+      a.replace(at, 9, "stream_1000/"); // the output folder, named in the class list
+    EXPECT_FALSE(a.empty()) << name;
+    EXPECT_TRUE(a == b) << name << " differs between batches of 3 and one batch";
+  }
+}
+
+// Host memory does not grow with the number of images: 3,200 images of 64 px (50 MiB) in batches of
+// 100 peak within 12 MiB of 800 images, where one batch of all 3,200 peaks at least 25 MiB higher.
+TEST(AlignAppMemory, PeakMemoryDoesNotGrowWithTheImages) {
+  test::TempDir dir;
+  constexpr int x = 64, n = 3200;
+  std::mt19937 rng(3);
+  std::normal_distribution<float> noise(0.0f, 1.0f);
+  Image<float> imgs(Shape::image(x, x, n)), ref(Shape::image(x, x, 2));
+  for (index_t k = 0; k < imgs.shape().total(); ++k) imgs[k] = noise(rng);
+  for (index_t k = 0; k < ref.shape().total(); ++k) ref[k] = noise(rng);
+  write_images(dir.file("many"), imgs);
+  write_images(dir.file("few"), imgs, 800);
+  write_gallery(dir.file("ref"), ref, {geom::EulerAngles{}, geom::EulerAngles{90, 90, 0}}, 1);
+  auto peak_mib = [&](const std::string& images, const std::string& batch) {
+    const std::string log = dir.file(images + "_" + batch + ".log");
+    EXPECT_EQ(align("-i " + dir.file(images + ".xmd") + " -r " + dir.file("ref.xmd") + " -o " +
+                        dir.file(images + "_" + batch + ".xmd") + " --stream-batch " + batch,
+                    2, log),
+              0)
+        << slurp(log);
+    const std::string text = slurp(log);
+    const std::size_t at = text.find("peak resident ");
+    EXPECT_NE(at, std::string::npos) << text;
+    return at == std::string::npos ? 0.0 : std::atof(text.c_str() + at + 14);
+  };
+  const double few = peak_mib("few", "100"), many = peak_mib("many", "100"), whole = peak_mib("many", "3200");
+  std::printf("peak resident: 800 images %.0f MiB, 3200 images %.0f MiB in batches of 100, %.0f MiB in one batch\n",
+              few, many, whole);
+  EXPECT_LT(many - few, 12.0);
+  EXPECT_GT(whole - many, 25.0) << "the test could not tell streaming from loading everything";
+}
+
 TEST_F(AlignApp, KeepBestNAsFloatTextAndOutputDirectory) {
   ASSERT_EQ(align(base() + "--keepBestN 2.000000 --odir " + file("sub/dir") + " -o best2.xmd"), 0);
   const meta::Block b = meta::read_block(file("sub/dir/best2.xmd"));

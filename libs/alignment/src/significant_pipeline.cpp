@@ -1,7 +1,9 @@
 // align_significant: the pair loop, the merge and the scores of frost_align_significant.
 #include "frost/alignment/significant_pipeline.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <future>
 #include <cmath>
 #include <limits>
 
@@ -23,11 +25,11 @@ bool finite_pair(const PairResult& p) {
   return finite;
 }
 
-void check_rank_pairs(const std::vector<PairResult>& results, const SignificantInput& in, std::size_t n_ref,
-                      const SignificantOptions& options) {
-  const std::size_t local = static_cast<std::size_t>(in.images.shape.n);
+/// Checks the pairs of images first .. first + count - 1.
+void check_pairs(const std::vector<PairResult>& results, const SignificantInput& in, std::size_t n_ref,
+                 std::size_t first, std::size_t count, const SignificantOptions& options) {
   for (std::size_t r = 0; r < n_ref; ++r)
-    for (std::size_t i = in.first_image; i < in.first_image + local; ++i) {
+    for (std::size_t i = first; i < first + count; ++i) {
       if (finite_pair(results[r * in.n_images + i])) continue;
       const std::string what = options.describe_pair
                                    ? options.describe_pair(r, i)
@@ -36,34 +38,72 @@ void check_rank_pairs(const std::vector<PairResult>& results, const SignificantI
     }
 }
 
+
+/// Aligns the images first .. first + images.n - 1 of the run with every reference into `out`.
+void align_batch(AlignmentBackend& backend, const SignificantInput& in, View<const float> images, std::size_t first,
+                 std::size_t done_before, const SignificantOptions& options, std::vector<PairResult>& out) {
+  const std::size_t n_ref = static_cast<std::size_t>(in.references.shape.n), n_img = in.n_images;
+  const std::size_t count = static_cast<std::size_t>(images.shape.n);
+  std::vector<PairResult> part(n_ref * count);
+  PairsDone progress;
+  if (options.progress) progress = [&](std::size_t done) { options.progress(done_before + done); };
+  if (options.swap) {
+    backend.align_all(images, in.references, options.settings, part.data(), progress);
+    for (std::size_t i = 0; i < count; ++i)
+      for (std::size_t r = 0; r < n_ref; ++r) {
+        PairResult p = part[i * n_ref + r];
+        p.pose = pose_inverse(p.pose); // aligns the image to the reference
+        out[r * n_img + first + i] = p;
+      }
+  } else {
+    backend.align_all(in.references, images, options.settings, part.data(), progress);
+    for (std::size_t r = 0; r < n_ref; ++r)
+      for (std::size_t i = 0; i < count; ++i) out[r * n_img + first + i] = part[r * count + i];
+  }
+  check_pairs(out, in, n_ref, first, count, options);
+}
+
 } // namespace
+
+std::size_t stream_batch_images(int box) {
+  const std::size_t bytes = std::size_t(std::max(box, 1)) * std::size_t(std::max(box, 1)) * sizeof(float);
+  return std::max<std::size_t>(1, kStreamBatchBytes / bytes);
+}
 
 SignificantResult align_significant(AlignmentBackend& backend, const SignificantInput& in,
                                     const SignificantOptions& options) {
   const std::size_t n_ref = static_cast<std::size_t>(in.references.shape.n), n_img = in.n_images;
-  const std::size_t local = static_cast<std::size_t>(in.images.shape.n);
+  const bool streamed = static_cast<bool>(in.load);
+  const std::size_t local = streamed ? in.local_images : static_cast<std::size_t>(in.images.shape.n);
   SignificantResult out;
   // Every float zero (the pose too, not the identity) outside this rank's columns: the MPI merge is a sum.
   PairResult zero;
   zero.pose = {0, 0, 0, 0, 0, 0};
   out.pairs.assign(n_ref * n_img, zero);
   const auto t_align = Clock::now();
-  if (local > 0) {
-    std::vector<PairResult> part(n_ref * local);
-    if (options.swap) {
-      backend.align_all(in.images, in.references, options.settings, part.data(), options.progress);
-      for (std::size_t i = 0; i < local; ++i)
-        for (std::size_t r = 0; r < n_ref; ++r) {
-          PairResult p = part[i * n_ref + r];
-          p.pose = pose_inverse(p.pose); // aligns the image to the reference
-          out.pairs[r * n_img + in.first_image + i] = p;
-        }
-    } else {
-      backend.align_all(in.references, in.images, options.settings, part.data(), options.progress);
-      for (std::size_t r = 0; r < n_ref; ++r)
-        for (std::size_t i = 0; i < local; ++i) out.pairs[r * n_img + in.first_image + i] = part[r * local + i];
+  if (local > 0 && !streamed) {
+    align_batch(backend, in, in.images, in.first_image, 0, options, out.pairs);
+    out.batches = 1;
+  } else if (local > 0) {
+    // Batch k is aligned while batch k + 1 loads; at most two batches are in memory.
+    const std::size_t batch = in.batch > 0 ? std::min(in.batch, local) : local;
+    auto load = [&](std::size_t begin) {
+      const std::size_t count = std::min(batch, local - begin);
+      return std::async(std::launch::async, [&in, begin, count] {
+        Image<float> images = in.load(in.first_image + begin, count);
+        FROST_EXPECTS(static_cast<std::size_t>(images.shape().n) == count, "align_significant: a batch of the wrong size");
+        return images;
+      });
+    };
+    std::future<Image<float>> next = load(0);
+    for (std::size_t begin = 0; begin < local; begin += batch) {
+      const auto t_wait = Clock::now();
+      const Image<float> images = next.get();
+      out.load_wait_s += seconds_since(t_wait);
+      if (begin + batch < local) next = load(begin + batch);
+      align_batch(backend, in, images.cview(), in.first_image + begin, n_ref * begin, options, out.pairs);
+      ++out.batches;
     }
-    check_rank_pairs(out.pairs, in, n_ref, options);
   }
   out.align_s = seconds_since(t_align);
   // Every pair is non-zero on exactly one rank, so the sum is the merge.

@@ -159,4 +159,15 @@ std::size_t resident_memory_bytes() noexcept {
   return ok ? static_cast<std::size_t>(resident) * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)) : 0;
 }
 
+std::size_t peak_resident_memory_bytes() noexcept {
+  std::FILE* status = std::fopen("/proc/self/status", "r");
+  if (status == nullptr) return 0;
+  char line[256];
+  unsigned long kib = 0;
+  while (std::fgets(line, sizeof line, status) != nullptr)
+    if (std::sscanf(line, "VmHWM: %lu kB", &kib) == 1) break;
+  std::fclose(status);
+  return static_cast<std::size_t>(kib) << 10;
+}
+
 } // namespace frost

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 
 #include "frost/alignment/analytic_phantom.hpp"
@@ -107,6 +108,31 @@ TEST(ClassAverages, NormaliserIsPerReference) {
   const ClassAverages cz = class_averages(f.images.cview(), zero, f.results, f.views.size());
   const ClassAverages c1 = class_averages(f.images.cview(), ones, f.results, f.views.size());
   for (std::size_t p = 0; p < 3 * pixels; ++p) ASSERT_FLOAT_EQ(cz.averages[static_cast<index_t>(p)], c1.averages[static_cast<index_t>(p)]);
+}
+
+// Batches (docs/align_significant.md#streaming-the-images): images added in order in batches of 5
+// give class_averages' result bit for bit; in reverse order the same within float rounding.
+TEST(ClassAverages, BatchesGiveTheWholeStacksAverages) {
+  const Fixture f;
+  const ClassAverages whole = class_averages(f.images.cview(), f.rows, f.results, f.views.size());
+  const std::size_t pixels = std::size_t(Fixture::kX) * Fixture::kX;
+  const std::size_t n_img = static_cast<std::size_t>(f.images.shape().n);
+  auto batch = [&](std::size_t first, std::size_t count) {
+    return View<const float>{f.images.data() + first * pixels, Shape::image(Fixture::kX, Fixture::kX, index_t(count))};
+  };
+  ClassAverager in_order(Fixture::kX, f.rows, f.results, f.views.size(), n_img);
+  for (std::size_t first = 0; first < n_img; first += 5) in_order.add(batch(first, std::min<std::size_t>(5, n_img - first)), first);
+  const ClassAverages a = in_order.finish();
+  EXPECT_EQ(a.counts, whole.counts);
+  EXPECT_EQ(0, std::memcmp(a.averages.data(), whole.averages.data(), 3 * pixels * sizeof(float)));
+  ClassAverager reversed(Fixture::kX, f.rows, f.results, f.views.size(), n_img);
+  for (std::size_t first = (n_img - 1) / 5 * 5;; first -= 5) {
+    reversed.add(batch(first, std::min<std::size_t>(5, n_img - first)), first);
+    if (first == 0) break;
+  }
+  const ClassAverages b = reversed.finish();
+  for (std::size_t p = 0; p < 3 * pixels; ++p)
+    ASSERT_NEAR(b.averages[static_cast<index_t>(p)], whole.averages[static_cast<index_t>(p)], 1e-5) << p;
 }
 
 } // namespace

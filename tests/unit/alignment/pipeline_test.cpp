@@ -9,6 +9,7 @@
 // |dshift| <= 0.05 px (with --subpixel none the polar step + 0.01 deg and 1.01 px), |dCC| <= 1e-3,
 // the same flip; two runs on one GPU bit-identical. The CPU instance must give the CPU backend's
 // pairs bit for bit (on the first 12 images of the fixture: kParityImages). Per-kernel parity and the memory plan are in cuda_alignment_test.cpp.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -18,6 +19,7 @@
 #include "frost/alignment/math/polar.hpp"
 #include "frost/alignment/math/pose2d.hpp"
 #include "frost/alignment/significant_pipeline.hpp"
+#include "frost/core/error.hpp"
 #include "frost/test/device_types.hpp"
 #include "recovery_fixture.hpp"
 
@@ -196,6 +198,73 @@ TYPED_TEST(SignificantPipeline, InputSwapKeepsTheBestReferences) {
   o.swap = true;
   const SignificantResult swapped = this->run(set, o);
   EXPECT_GE(agreement(best_references(direct, 8), best_references(swapped, 8)), 0.85);
+}
+
+// Streaming (docs/align_significant.md#streaming-the-images): images loaded in batches of 3 (the
+// last one short), each read while the one before is aligned, give the in-memory result bit for bit,
+// direct and swapped, with the progress counted over the whole run and the loader asked for each
+// image once, in order.
+TYPED_TEST(SignificantPipeline, StreamedBatchesGiveTheInMemoryResult) {
+  const PhantomSet set = analytic_set(32, 12, 11, 1.0, 9);
+  const std::size_t px = std::size_t(set.x) * set.x, first = 2, count = 9;
+  for (bool swap : {false, true}) {
+    SignificantOptions o;
+    o.swap = swap;
+    const SignificantResult whole = this->run(set, o, first, count);
+    std::vector<std::size_t> asked;
+    std::size_t last_progress = 0;
+    o.progress = [&](std::size_t done) { last_progress = std::max(last_progress, done); };
+    SignificantInput in;
+    in.references = set.refs.cview();
+    in.n_images = static_cast<std::size_t>(set.images.shape().n);
+    in.first_image = first;
+    in.directions = set.dirs;
+    in.local_images = count;
+    in.batch = 3;
+    in.load = [&](std::size_t from, std::size_t n) {
+      asked.push_back(from);
+      Image<float> batch(Shape::image(set.x, set.x, index_t(n)));
+      std::copy(set.images.data() + from * px, set.images.data() + (from + n) * px, batch.data());
+      return batch;
+    };
+    const SignificantResult streamed = align_significant(*this->backend_, in, o);
+    EXPECT_EQ(streamed.batches, 3u);
+    EXPECT_EQ(asked, (std::vector<std::size_t>{2, 5, 8}));
+    ASSERT_EQ(streamed.pairs.size(), whole.pairs.size());
+    EXPECT_EQ(0, std::memcmp(streamed.pairs.data(), whole.pairs.data(), whole.pairs.size() * sizeof(PairResult)))
+        << (swap ? "swapped" : "direct");
+    EXPECT_EQ(streamed.cc, whole.cc);
+    ASSERT_EQ(streamed.rows.size(), whole.rows.size());
+    for (std::size_t k = 0; k < whole.rows.size(); ++k) {
+      EXPECT_EQ(streamed.rows[k].image, whole.rows[k].image);
+      EXPECT_EQ(streamed.rows[k].reference, whole.rows[k].reference);
+    }
+    EXPECT_EQ(last_progress, 12 * count) << "every pair of the rank counted once";
+  }
+}
+
+// A failing read ends the run with the loader's error.
+TYPED_TEST(SignificantPipeline, AFailedBatchReadIsTheRunsError) {
+  const PhantomSet set = analytic_set(32, 4, 6, 1.0, 10);
+  SignificantInput in;
+  in.references = set.refs.cview();
+  in.n_images = 6;
+  in.directions = set.dirs;
+  in.local_images = 6;
+  in.batch = 2;
+  in.load = [&](std::size_t from, std::size_t n) {
+    if (from == 4) throw Error(ExitCode::Input, "images.mrcs: truncated");
+    Image<float> batch(Shape::image(set.x, set.x, index_t(n)));
+    std::fill(batch.data(), batch.data() + batch.shape().total(), 1.0f);
+    return batch;
+  };
+  try {
+    align_significant(*this->backend_, in, SignificantOptions{});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Input);
+    EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos);
+  }
 }
 
 TYPED_TEST(SignificantPipeline, MatchesTheCpuBackend) {

@@ -24,4 +24,25 @@ struct ClassAverages {
 ClassAverages class_averages(View<const float> images, const std::vector<Assignment>& rows,
                              const std::vector<PairResult>& results, std::size_t n_ref);
 
+/// @brief The same averages from images given in batches (docs/align_significant.md#streaming-the-images):
+/// add() each batch once, in any order, then finish(). The sums are those of class_averages, term
+/// for term, when the batches come in image order.
+class ClassAverager {
+public:
+  /// `results` (n_ref x n_img) and `rows` must outlive the averager.
+  ClassAverager(int size, const std::vector<Assignment>& rows, const std::vector<PairResult>& results,
+                std::size_t n_ref, std::size_t n_img);
+  /// Images first .. first + batch.n - 1 of the run ({X, X, 1, count}).
+  void add(View<const float> batch, std::size_t first);
+  ClassAverages finish() const;
+
+private:
+  int x_;
+  std::size_t n_ref_, n_img_;
+  const std::vector<PairResult>& results_;
+  std::vector<std::vector<const Assignment*>> by_ref_; ///< each reference's rows, in image order
+  std::vector<double> sums_;                           ///< n_ref x X² weighted sums
+  std::vector<double> weights_;                        ///< Σ w per reference
+};
+
 } // namespace frost::align

@@ -16,14 +16,26 @@
 
 namespace frost::align {
 
-/// The stacks of one rank.
+/// Loads `count` images of the run from index `first` (square, even size).
+using ImageLoader = std::function<Image<float>(std::size_t first, std::size_t count)>;
+
+/// The stacks of one rank. The images come either in memory (`images`) or from `load` in batches
+/// of `batch` images, the next read while the current one is aligned, so that host memory does not
+/// grow with the number of images (docs/align_significant.md#streaming-the-images).
 struct SignificantInput {
   View<const float> references; ///< every reference (square, even size)
   View<const float> images;     ///< this rank's images: first_image .. first_image + images.n - 1 of the run
   std::size_t n_images = 0;     ///< images of the run, over every rank
   std::size_t first_image = 0;
   std::vector<geom::EulerAngles> directions; ///< each reference's (rot, tilt), for the neighbourhoods
+  ImageLoader load;             ///< when set, `images` is unused and this rank has `local_images` images
+  std::size_t local_images = 0;
+  std::size_t batch = 0;        ///< images per batch when streaming (0: all at once)
 };
+
+/// Images per batch for `box`² floats: about kStreamBatchBytes, at least one.
+inline constexpr std::size_t kStreamBatchBytes = std::size_t{256} << 20;
+std::size_t stream_batch_images(int box);
 
 struct SignificantOptions {
   AlignSettings settings;
@@ -48,6 +60,8 @@ struct SignificantResult {
   std::vector<float> cc;          ///< the root's N_ref x N_img CCs (row = reference)
   std::vector<Assignment> rows;   ///< the root's kept pairs, images in input order
   double align_s = 0, weights_s = 0;
+  double load_wait_s = 0;         ///< of align_s, the time spent waiting for batches to load
+  std::size_t batches = 0;        ///< batches of images aligned (1 when the images were in memory)
 };
 
 /// @brief Aligns every reference with this rank's images on `backend`, merges the ranks' pairs

@@ -25,6 +25,9 @@ std::size_t pinned_cache_free_bytes() noexcept;
 std::size_t pinned_live_bytes() noexcept;
 /// The process's resident memory in bytes (/proc/self/statm; 0 where it cannot be read).
 std::size_t resident_memory_bytes() noexcept;
+/// The most resident memory the process has had, in bytes (VmHWM of /proc/self/status; 0 where it
+/// cannot be read).
+std::size_t peak_resident_memory_bytes() noexcept;
 /// Faults in the pages of fresh memory on the CPU threads (a zero byte written per page), so a
 /// later copy into it runs at memory speed; the other bytes are left as they were.
 void host_prefault(void* p, std::size_t bytes);
