@@ -38,7 +38,6 @@ void check_pairs(const std::vector<PairResult>& results, const SignificantInput&
     }
 }
 
-
 /// Aligns the images first .. first + images.n - 1 of the run with every reference into `out`.
 void align_batch(AlignmentBackend& backend, const SignificantInput& in, View<const float> images, std::size_t first,
                  std::size_t done_before, const SignificantOptions& options, std::vector<PairResult>& out) {
