@@ -24,17 +24,8 @@
 #include "frost/metadata/block.hpp"
 #include "frost/metadata/metadata_file.hpp"
 #include "frost/test/files.hpp"
+#include "frost/test/sanitizers.hpp" // the address-space check runs outside AddressSanitizer builds
 #include "frost/test/support.hpp"
-
-// AddressSanitizer reserves terabytes of address space for its shadow memory, so no program of a
-// sanitized build starts under `ulimit -v`: the address-space check runs in the other builds.
-#if defined(__SANITIZE_ADDRESS__)
-#define FROST_TEST_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FROST_TEST_UNDER_ASAN 1
-#endif
-#endif
 
 namespace frost {
 namespace {

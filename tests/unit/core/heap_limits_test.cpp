@@ -20,14 +20,7 @@
 
 #include "frost/core/heap_limits.hpp"
 #include "frost/core/host_buffer.hpp"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define FROST_SANITIZER_ALLOCATOR 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define FROST_SANITIZER_ALLOCATOR 1
-#endif
-#endif
+#include "frost/test/sanitizers.hpp"
 
 namespace frost {
 namespace {
@@ -113,7 +106,7 @@ protected:
 #ifndef __GLIBC__
     GTEST_SKIP() << "the limits are glibc's";
 #endif
-#ifdef FROST_SANITIZER_ALLOCATOR
+#ifdef FROST_TEST_SANITIZER_ALLOCATOR
     GTEST_SKIP() << "a sanitizer's allocator replaces glibc's";
 #endif
   }
