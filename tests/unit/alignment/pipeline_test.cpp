@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "frost/alignment/math/polar.hpp"
@@ -201,8 +202,8 @@ TYPED_TEST(SignificantPipeline, InputSwapKeepsTheBestReferences) {
 }
 
 // Streaming (docs/align_significant.md#streaming-the-images): images loaded in batches of 3 (the
-// last one short), each read while the one before is aligned, give the in-memory result bit for bit,
-// direct and swapped, with the progress counted over the whole run and the loader asked for each
+// last one short), each read while the one before is aligned, give the in-memory result (bit for
+// bit on the CPU; on the GPU within cuFFT's rounding for another batch count), direct and swapped, with the progress counted over the whole run and the loader asked for each
 // image once, in order.
 TYPED_TEST(SignificantPipeline, StreamedBatchesGiveTheInMemoryResult) {
   const PhantomSet set = analytic_set(32, 12, 11, 1.0, 9);
@@ -231,9 +232,24 @@ TYPED_TEST(SignificantPipeline, StreamedBatchesGiveTheInMemoryResult) {
     EXPECT_EQ(streamed.batches, 3u);
     EXPECT_EQ(asked, (std::vector<std::size_t>{2, 5, 8}));
     ASSERT_EQ(streamed.pairs.size(), whole.pairs.size());
-    EXPECT_EQ(0, std::memcmp(streamed.pairs.data(), whole.pairs.data(), whole.pairs.size() * sizeof(PairResult)))
-        << (swap ? "swapped" : "direct");
-    EXPECT_EQ(streamed.cc, whole.cc);
+    if constexpr (std::is_same_v<TypeParam, CpuDevices>) {
+      EXPECT_EQ(0, std::memcmp(streamed.pairs.data(), whole.pairs.data(), whole.pairs.size() * sizeof(PairResult)))
+          << (swap ? "swapped" : "direct");
+      EXPECT_EQ(streamed.cc, whole.cc);
+    } else {
+      // The GPU sizes its cuFFT batch by the work in hand, and cuFFT may round differently for
+      // another batch count: the same poses, and CCs within float rounding.
+      for (std::size_t k = 0; k < whole.pairs.size(); ++k) {
+        const PairResult &a = streamed.pairs[k], &b = whole.pairs[k];
+        EXPECT_NEAR(a.cc, b.cc, 1e-5f) << "pair " << k << (swap ? " swapped" : " direct");
+        EXPECT_EQ(a.flip, b.flip) << "pair " << k;
+        for (float d : {a.pose.a00 - b.pose.a00, a.pose.a01 - b.pose.a01, a.pose.a02 - b.pose.a02,
+                        a.pose.a10 - b.pose.a10, a.pose.a11 - b.pose.a11, a.pose.a12 - b.pose.a12})
+          EXPECT_NEAR(d, 0.0f, 1e-3f) << "pair " << k;
+      }
+      ASSERT_EQ(streamed.cc.size(), whole.cc.size());
+      for (std::size_t k = 0; k < whole.cc.size(); ++k) EXPECT_NEAR(streamed.cc[k], whole.cc[k], 1e-5f) << k;
+    }
     ASSERT_EQ(streamed.rows.size(), whole.rows.size());
     for (std::size_t k = 0; k < whole.rows.size(); ++k) {
       EXPECT_EQ(streamed.rows[k].image, whole.rows[k].image);
