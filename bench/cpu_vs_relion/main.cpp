@@ -24,7 +24,7 @@ namespace {
 const char* kUsage =
     "usage: frost_bench_cpu_vs_relion [--work DIR] [--threads N] [--reps R] [--only recon|movie]\n"
     "                                 [--particles K] [--box B] [--movie-size S] [--frames F]\n"
-    "                                 [--frost-recon-args A] [--frost-movie-args A]\n"
+    "                                 [--frost-recon-args A] [--frost-movie-args A] [--frost-device D]\n"
     "Simulates (once; kept in DIR) K particles of B^2 (c1, SNR 1, RELION 3.1 STAR; default 4000 of\n"
     "96^2) and an S^2 x F movie with drift and doming (T3; default 2048^2 x 30), then runs, alternating,\n"
     "R times each (default 3, best wall time reported):\n"
@@ -33,6 +33,7 @@ const char* kUsage =
     "                                                         --patch_x 5 --patch_y 5\n"
     "N defaults to all cores. RELION comes from FROST_RELION_BIN or PATH; it is skipped when absent.\n"
     "--frost-*-args appends options to frost's command (e.g. --frost-recon-args --fast).\n"
+    "--frost-device D runs frost on --device D instead of cpu (its accuracy and time on a GPU).\n"
     "Programs' output goes to DIR/bench.log.\n";
 
 struct Options {
@@ -40,6 +41,7 @@ struct Options {
   int threads = 0, reps = 3, particles = 4000, box = 96, movie_size = 2048, frames = 30;
   bool recon = true, movie = true;
   std::string recon_args, movie_args; ///< appended to frost's commands
+  std::string device = "cpu";         ///< frost's --device
 };
 
 Options parse(int argc, char** argv) {
@@ -62,6 +64,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--frames") o.frames = std::stoi(next());
     else if (a == "--frost-recon-args") o.recon_args = next();
     else if (a == "--frost-movie-args") o.movie_args = next();
+    else if (a == "--frost-device") o.device = next();
     else if (a == "--only") {
       const std::string w = next();
       o.recon = w == "recon";
@@ -117,9 +120,9 @@ void report_row(const char* what, const Best& b, const std::string& accuracy) {
 }
 
 std::string map_text(const MapAccuracy& m) {
-  char s[160];
-  std::snprintf(s, sizeof s, "NCC %.4f, FSC 0.5 %.2f A, 0.143 %.2f A, mean FSC %.4f", m.ncc, m.fsc_05, m.fsc_0143,
-                m.mean_fsc);
+  char s[200];
+  std::snprintf(s, sizeof s, "NCC %.4f, FSC 0.5 %.2f A, 0.143 %.2f A, mean FSC %.4f (masked %.4f)", m.ncc, m.fsc_05,
+                m.fsc_0143, m.mean_fsc, m.mean_fsc_masked);
   return s;
 }
 
@@ -132,7 +135,7 @@ std::string shift_text(const ShiftError& e) {
 
 void run_recon(const Options& o, const std::string& relion_dir, const std::string& log) {
   const std::string cd = "cd " + quote(o.work) + " && ";
-  const std::string frost = cd + FROST_RECONSTRUCT_EXE + " -i parts.star -o frost_map.mrc --device cpu --thr " +
+  const std::string frost = cd + FROST_RECONSTRUCT_EXE + " -i parts.star -o frost_map.mrc --device " + o.device + " --thr " +
                             std::to_string(o.threads) + (o.recon_args.empty() ? "" : " " + o.recon_args);
   const std::string relion = cd + quote(relion_dir + "/relion_reconstruct") + " --i parts.star --o relion_map.mrc";
   std::printf("\nreconstruction: %d particles of %d^2, c1, SNR 1, %d threads\n  frost:  %s\n", o.particles, o.box,
@@ -145,7 +148,7 @@ void run_recon(const Options& o, const std::string& relion_dir, const std::strin
   }
   const std::string phantom = o.work + "/parts_phantom.mrc";
   std::printf("\n| run | wall [s] | CPU [s] | accuracy against the phantom |\n|---|---|---|---|\n");
-  report_row(("frost_reconstruct_fourier --device cpu" + (o.recon_args.empty() ? "" : " " + o.recon_args)).c_str(), f, map_text(map_accuracy(o.work + "/frost_map.mrc", phantom, 1.0)));
+  report_row(("frost_reconstruct_fourier --device " + o.device + (o.recon_args.empty() ? "" : " " + o.recon_args)).c_str(), f, map_text(map_accuracy(o.work + "/frost_map.mrc", phantom, 1.0)));
   if (relion_dir.empty()) {
     std::printf("RELION not found (FROST_RELION_BIN or PATH): relion_reconstruct skipped\n");
     return;
@@ -160,7 +163,7 @@ void run_movie(const Options& o, const std::string& relion_dir, const std::strin
   const std::string cd = "cd " + quote(o.work) + " && ";
   const std::string thr = std::to_string(o.threads);
   const std::string frost = cd + FROST_MOVIE_ALIGN_EXE +
-                            " -i mov.mrcs --oavg frost_mic.mrc -o frost_align.star --device cpu --patches 5 5 --thr " + thr +
+                            " -i mov.mrcs --oavg frost_mic.mrc -o frost_align.star --device " + o.device + " --patches 5 5 --thr " + thr +
                             (o.movie_args.empty() ? "" : " " + o.movie_args);
   const std::string relion = cd + "rm -rf relion_mc && " + quote(relion_dir + "/relion_run_motioncorr") +
                              " --i movies.star --o relion_mc/ --use_own --j " + thr +
@@ -182,7 +185,7 @@ void run_movie(const Options& o, const std::string& relion_dir, const std::strin
                                    log);
   if (tr.status != 0) throw Error(ExitCode::Runtime, "frost_movie_align trajectories failed (see bench.log)");
   std::printf("\n| run | wall [s] | CPU [s] | shift error against the truth |\n|---|---|---|---|\n");
-  report_row(("frost_movie_align --device cpu" + (o.movie_args.empty() ? "" : " " + o.movie_args)).c_str(), f,
+  report_row(("frost_movie_align --device " + o.device + (o.movie_args.empty() ? "" : " " + o.movie_args)).c_str(), f,
              shift_text(frost_shift_error(o.work + "/frost_align.star", o.work + "/frost_trajectories.star", truth)));
   if (relion_dir.empty()) {
     std::printf("RELION not found (FROST_RELION_BIN or PATH): relion_run_motioncorr skipped\n");
