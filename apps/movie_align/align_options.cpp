@@ -105,7 +105,7 @@ void define_align_options(cli::Params& p) {
       .alias("--eer_dose_per_fraction").at_least(0).in_section(kMovie);
   p.integer("--seed", 0, "random seed of the bad-pixel replacement").at_least(0).in_section(kMovie).advanced();
 
-  p.real("--maxResForCorrelation", 30.0, "resolution at which the alignment low-pass is 0.5 [A]")
+  p.real("--maxResForCorrelation", 20.0, "resolution at which the alignment low-pass is 0.5 [A]")
       .alias("--max-res-correlation").at_least(1e-3).in_section(kGlobal);
   p.real("--maxShift", 50.0, "search radius of each pairwise correlation [A]").alias("--max-shift").at_least(1e-3)
       .in_section(kGlobal);
@@ -259,6 +259,7 @@ AlignOptions align_options(const cli::Params& p) {
 
   motion::GlobalSettings& g = o.global;
   g.max_resolution = p.get_real("--maxResForCorrelation");
+  g.max_resolution_is_default = !p.given("--maxResForCorrelation");
   g.max_shift = p.get_real("--maxShift");
   g.subpixel = motion::parse_subpixel(p.get_text("--subpixel"));
   g.mode = motion::parse_global_mode(p.get_text("--global-mode"));

@@ -30,6 +30,11 @@ index_t transform_length(index_t n, bool crop) {
 
 double target_pixel_size(double max_resolution) { return max_resolution / (8.0 * kLowpassConstant); }
 
+void set_processing_pixel_size(GlobalSettings& gs, double pixel_size) {
+  gs.pixel_size = pixel_size;
+  if (gs.max_resolution_is_default) gs.max_resolution = std::max(gs.max_resolution, 7.0 * pixel_size);
+}
+
 double correlation_scale(double pixel_size, double max_resolution) {
   if (!(pixel_size > 0) || !(max_resolution > 0))
     throw_usage_error("pixel size and --maxResForCorrelation must be positive");

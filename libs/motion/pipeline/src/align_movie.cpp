@@ -9,6 +9,7 @@
 #include "frost/core/log.hpp"
 #include "frost/motion/control_points.hpp"
 #include "frost/motion/movie_pipeline.hpp"
+#include "frost/motion/working_sizes.hpp"
 
 namespace frost::motion {
 
@@ -50,7 +51,7 @@ MovieAlignment align_movie(LoadedMovie& movie, const MovieAlignSettings& o, cons
   MovieAlignment a;
   a.seconds["Load"] = movie.load_seconds;
   a.global_settings = o.global;
-  a.global_settings.pixel_size = movie.pixel_size * movie.binning;
+  set_processing_pixel_size(a.global_settings, movie.pixel_size * movie.binning);
   const GlobalSettings& gs = a.global_settings;
 
   auto t = Clock::now();

@@ -8,6 +8,7 @@
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
 #include "frost/motion/movie_pipeline.hpp"
+#include "frost/motion/working_sizes.hpp"
 #include "settings_fit.hpp"
 
 namespace frost::motion {
@@ -44,7 +45,7 @@ LoadedMovie load_movie(const std::string& path, const MovieAlignSettings& o, Mot
                     reader.scale_y()));
   m.sum_range = detail::sum_range(path, o, m.first_frame, m.frame_count);
   GlobalSettings gs = o.global;
-  gs.pixel_size = m.pixel_size * m.binning;
+  set_processing_pixel_size(gs, m.pixel_size * m.binning);
   detail::check_settings_fit(path, o, gs, reader.frame_shape().x, reader.frame_shape().y, m.frame_count);
   m.frames = backend.load(reader);
   m.load_seconds = std::chrono::duration<double>(Clock::now() - start).count();

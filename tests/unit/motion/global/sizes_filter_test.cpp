@@ -82,6 +82,25 @@ TEST(GlobalSizes, ScaleOfOneOrMoreIsRejected) {
   EXPECT_THROW(correlation_scale(2.0, 10.0), Error);
 }
 
+// The default R (20 A) follows a processing pixel too coarse for it; an R the user gave does not.
+TEST(GlobalSizes, DefaultResolutionFollowsACoarsePixel) {
+  GlobalSettings gs;
+  EXPECT_EQ(gs.max_resolution, 20.0);
+  EXPECT_TRUE(gs.max_resolution_is_default);
+  set_processing_pixel_size(gs, 1.0);
+  EXPECT_EQ(gs.pixel_size, 1.0);
+  EXPECT_EQ(gs.max_resolution, 20.0) << "fine pixels keep the default";
+  set_processing_pixel_size(gs, 4.0); // 20 A would need Ts_b < 2.94 A
+  EXPECT_EQ(gs.max_resolution, 28.0);
+  EXPECT_NO_THROW(working_sizes(1024, 1024, gs));
+  GlobalSettings given;
+  given.max_resolution = 20.0;
+  given.max_resolution_is_default = false; // as the program sets it for --maxResForCorrelation 20
+  set_processing_pixel_size(given, 4.0);
+  EXPECT_EQ(given.max_resolution, 20.0);
+  EXPECT_THROW(working_sizes(1024, 1024, given), Error);
+}
+
 TEST(GlobalSizes, FastSizesAreSmoothAndEven) {
   EXPECT_EQ(next_fast_even_size(928), 960);
   EXPECT_EQ(next_fast_even_size(232), 240);

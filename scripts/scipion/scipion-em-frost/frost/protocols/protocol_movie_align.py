@@ -40,7 +40,7 @@ class ProtFrostMovieAlign(FrostProtocolBase, ProtAlignMovies):
         form._paramsDict['Alignment']._paramList.remove('Crop_offsets__px_')
         form._paramsDict['Alignment']._paramList.remove('Crop_dimensions__px_')
 
-        form.addParam('maxResForCorrelation', params.FloatParam, default=30,
+        form.addParam('maxResForCorrelation', params.FloatParam, default=20,
                       label='Maximum resolution (A)',
                       help='Resolution at which the correlation low-pass is 0.5 (--maxResForCorrelation).')
         form.addParam('maxShift', params.FloatParam, default=50,

@@ -33,7 +33,12 @@ enum class GlobalMode { Pairs, Sum };
 /// processing (binned) pixels.
 struct GlobalSettings {
   double pixel_size = 1.0;      ///< Ts_b: processing pixel size [Å/px]
-  double max_resolution = 30.0; ///< R (--maxResForCorrelation): the low-pass is 0.5 at 1/R [Å]
+  double max_resolution = 20.0; ///< R (--maxResForCorrelation): the low-pass is 0.5 at 1/R [Å]
+  /// R is the default, not asked for: a processing pixel too coarse for it raises it to 7 Ts_b,
+  /// the finest that pixel allows (set_processing_pixel_size;
+  /// docs/movie_align.md#working-sizes-and-the-low-pass-filter). The program clears it when
+  /// --maxResForCorrelation is given.
+  bool max_resolution_is_default = true;
   double max_shift = 50.0;      ///< S (--maxShift): search radius of one correlation [Å]
   FftSizeRule fft_sizes = FftSizeRule::Fast;
   /// Transform a centred window of the frame up to 10 % smaller (in pixel count) whose sides are

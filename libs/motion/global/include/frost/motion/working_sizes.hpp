@@ -41,6 +41,9 @@ struct WorkingSizes {
 
 /// Ts' = R / (8c): the pixel size whose Nyquist frequency is 4 sigma of the low-pass.
 double target_pixel_size(double max_resolution);
+/// Sets gs.pixel_size = `pixel_size` (Ts_b) and, where gs.max_resolution_is_default, raises R to
+/// 7 Ts_b when that is coarser (the correlation scale must stay below 1: R > 8c Ts_b).
+void set_processing_pixel_size(GlobalSettings& gs, double pixel_size);
 /// @brief k = Ts_b / Ts'. @throw frost::Error(Usage) when k >= 1, i.e. R <= 8c·Ts_b ≈ 6.79·Ts_b.
 double correlation_scale(double pixel_size, double max_resolution);
 
