@@ -43,9 +43,19 @@ void correlation_map(View<const fft::Complex> gi, View<const fft::Complex> gj, V
     const fft::Complex* a = &gi(0, y);
     const fft::Complex* b = &gj(0, y);
     fft::Complex* p = &product(0, y);
-    // (-1)^(kx+ky) moves the zero shift to the centre of the even C_x x C_y map.
-    float sign = centring_sign(0, y);
-    for (index_t x = 0; x < w; ++x, sign = -sign) p[x] = a[x] * std::conj(b[x]) * sign;
+    // (-1)^(kx+ky) moves the zero shift to the centre of the even C_x x C_y map. The product is
+    // written out: std::complex's operator* checks for NaN element by element, which keeps the
+    // loop scalar (the values are the same for finite inputs).
+    const float first = centring_sign(0, y);
+    const float* af = reinterpret_cast<const float*>(a);
+    const float* bf = reinterpret_cast<const float*>(b);
+    float* pf = reinterpret_cast<float*>(p);
+    for (index_t x = 0; x < w; ++x) {
+      const float s = (x % 2 == 0) ? first : -first;
+      const float ar = af[2 * x], ai = af[2 * x + 1], br = bf[2 * x], bi = bf[2 * x + 1];
+      pf[2 * x] = (ar * br + ai * bi) * s;
+      pf[2 * x + 1] = (ai * br - ar * bi) * s;
+    }
   }
   c2r.execute(product, map);
 }

@@ -76,15 +76,23 @@ FrameShift FrameShift::from_model(const MotionModel& model, int t, index_t width
   sp.width = width;
   sp.column_index.resize(static_cast<std::size_t>(4 * width));
   sp.column_weight.resize(static_cast<std::size_t>(4 * width));
+  sp.tap_weight.resize(static_cast<std::size_t>(4 * width));
+  sp.run_start.clear();
   for (index_t x = 0; x < width; ++x) {
     int idx[4];
     double w[4];
     control_taps(static_cast<double>(x) / f.hx, f.lx, idx, w);
+    const std::size_t c = static_cast<std::size_t>(4 * x);
+    bool same = x > 0;
     for (int i = 0; i < 4; ++i) {
-      sp.column_index[static_cast<std::size_t>(4 * x + i)] = idx[i] + 1;
-      sp.column_weight[static_cast<std::size_t>(4 * x + i)] = w[i];
+      same = same && sp.column_index[c - 4 + static_cast<std::size_t>(i)] == idx[i] + 1;
+      sp.column_index[c + static_cast<std::size_t>(i)] = idx[i] + 1;
+      sp.column_weight[c + static_cast<std::size_t>(i)] = w[i];
+      sp.tap_weight[static_cast<std::size_t>(i) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)] = w[i];
     }
+    if (!same) sp.run_start.push_back(x);
   }
+  sp.run_start.push_back(width);
   return s;
 }
 
@@ -155,16 +163,29 @@ void FrameShift::row(index_t y, index_t width, double* sx, double* sy) const {
                                               ", asked for " + std::to_string(width));
     std::vector<double> rx(static_cast<std::size_t>(spline_.lx)), ry(rx.size());
     spline_.fold_row(static_cast<double>(y), rx.data(), ry.data());
-    const int* idx = spline_.column_index.data();
-    const double* w = spline_.column_weight.data();
-    for (index_t x = 0; x < width; ++x, idx += 4, w += 4) {
-      double ax = constant_.x, ay = constant_.y;
-      for (int i = 0; i < 4; ++i) {
-        ax += w[i] * rx[static_cast<std::size_t>(idx[i])];
-        ay += w[i] * ry[static_cast<std::size_t>(idx[i])];
+    // Run by run (columns with the same four control points), the taps added in the order
+    // i = 0..3 as column_index lists them: a loop over x the compiler vectorises.
+    const std::size_t W = static_cast<std::size_t>(width);
+    const double* w0 = spline_.tap_weight.data();
+    const double *w1 = w0 + W, *w2 = w1 + W, *w3 = w2 + W;
+    for (std::size_t r = 0; r + 1 < spline_.run_start.size(); ++r) {
+      const index_t x0 = spline_.run_start[r], x1 = spline_.run_start[r + 1];
+      const int* idx = spline_.column_index.data() + 4 * x0;
+      const double cx0 = rx[idx[0]], cx1 = rx[idx[1]], cx2 = rx[idx[2]], cx3 = rx[idx[3]];
+      const double cy0 = ry[idx[0]], cy1 = ry[idx[1]], cy2 = ry[idx[2]], cy3 = ry[idx[3]];
+      for (index_t x = x0; x < x1; ++x) {
+        double ax = constant_.x, ay = constant_.y;
+        ax += w0[x] * cx0;
+        ay += w0[x] * cy0;
+        ax += w1[x] * cx1;
+        ay += w1[x] * cy1;
+        ax += w2[x] * cx2;
+        ay += w2[x] * cy2;
+        ax += w3[x] * cx3;
+        ay += w3[x] * cy3;
+        sx[x] = ax;
+        sy[x] = ay;
       }
-      sx[x] = ax;
-      sy[x] = ay;
     }
     return;
   }

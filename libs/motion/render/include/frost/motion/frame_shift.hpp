@@ -69,6 +69,10 @@ private:
     index_t width = 0;
     std::vector<int> column_index;      ///< 4 per column: l+1
     std::vector<double> column_weight;  ///< 4 per column: β(x/hx − l)
+    /// The columns in runs that share their four indices, with the weights tap by tap
+    /// (tap_weight[i·width + x]), so that row() evaluates a run as a vector loop.
+    std::vector<index_t> run_start;     ///< first column of each run, then width
+    std::vector<double> tap_weight;     ///< 4·width
     /// Sums over the control rows m of β(y/hy − m)·plane[m][·] (lx values per component).
     void fold_row(double y, double* rx, double* ry) const;
   };
