@@ -12,23 +12,23 @@ namespace frost::recon {
 inline namespace FROST_RECON_PRECISION {
 namespace {
 
-/// The 4 x 4 window without branches: out-of-reach taps weigh 0. The taps are added in the order
-/// of gather_taps and a zero weight adds an exact zero, so the sums equal gather_taps' sums.
+/// The `rows` x 4 window without branches: out-of-reach taps weigh 0. The taps are added in the
+/// order of gather_taps and a zero weight adds an exact zero, so the sums equal gather_taps' sums.
 struct BlockWindow {
   bool operator()(const Cf* F, const Real* gw, int fx, Real u, Real v, Real w, int i0, int j0, Real r2,
-                  const BlobTableView& t, Real& gr, Real& gi, Real& ws) const {
+                  const BlobTableView& t, Real& gr, Real& gi, Real& ws, int rows) const {
     Real du2[4], dvw[4];
     for (int q = 0; q < 4; ++q) {
       const Real du = u - static_cast<Real>(j0 + q);
       du2[q] = du * du;
     }
-    for (int r = 0; r < 4; ++r) {
+    for (int r = 0; r < rows; ++r) {
       const Real dv = v - static_cast<Real>(i0 + r);
       dvw[r] = dv * dv + w * w;
     }
     const Real lim = r2 < t.radius2 ? r2 : t.radius2;
     Real sr = 0, si = 0, sw = 0;
-    for (int r = 0; r < 4; ++r) {
+    for (int r = 0; r < rows; ++r) {
       const Cf* row = F + r * fx;
       const Real* grow = gw ? gw + r * fx : nullptr;
       for (int q = 0; q < 4; ++q) {
@@ -125,16 +125,17 @@ void gather_space_box(const TraverseSpace& ts, const SampleView& s, const BlobTa
     cpu_walk::walk_box(ts, s, radius, box, sink, cpu_walk::ScalarColumn{}, SharedTaps{s, ts, table, radius});
     return;
   }
-  const cpu_walk::WindowOrShared<BlockWindow> taps{s, ts, table, radius, radius * radius, cpu_walk::window_fits(s, radius), {}};
+  const cpu_walk::WindowOrShared<BlockWindow> taps{s, ts, table, radius, radius * radius, cpu_walk::window_fits(s, radius), {},
+                                                    cpu_walk::window_rows(radius)};
   cpu_walk::walk_box(ts, s, radius, box, sink, cpu_walk::ScalarColumn{}, taps);
 }
 
 namespace detail {
 bool window_taps(CpuTapKernel kernel, const Cf* F, const Real* gw, int fx, Real u, Real v, Real w, int i0, int j0,
-                 Real r2, const BlobTableView& table, Real& gr, Real& gi, Real& ws) {
+                 Real r2, const BlobTableView& table, Real& gr, Real& gi, Real& ws, int rows) {
   if (kernel == CpuTapKernel::Avx2 && avx2_usable())
-    return cpu_avx2::window_taps(F, gw, fx, u, v, w, i0, j0, r2, table, gr, gi, ws);
-  return BlockWindow{}(F, gw, fx, u, v, w, i0, j0, r2, table, gr, gi, ws);
+    return cpu_avx2::window_taps(F, gw, fx, u, v, w, i0, j0, r2, table, gr, gi, ws, rows);
+  return BlockWindow{}(F, gw, fx, u, v, w, i0, j0, r2, table, gr, gi, ws, rows);
 }
 } // namespace detail
 

@@ -45,7 +45,8 @@ inline float hsum8(__m256 x) {
 /// interleaved) meet their weights duplicated pairwise.
 struct Avx2Window {
   bool operator()(const Cf* F, const float* gw, int fx, float u, float v, float w, int i0, int j0, float r2,
-                  const BlobTableView& t, float& gr, float& gi, float& ws) const {
+                  const BlobTableView& t, float& gr, float& gi, float& ws, int rows) const {
+    if (rows == 3) return three_rows(F, gw, fx, u, v, w, i0, j0, r2, t, gr, gi, ws);
     const __m256 cols = _mm256_setr_ps(0, 1, 2, 3, 0, 1, 2, 3);
     const __m256 rows_lo = _mm256_setr_ps(0, 0, 0, 0, 1, 1, 1, 1);
     const __m256 rows_hi = _mm256_setr_ps(2, 2, 2, 2, 3, 3, 3, 3);
@@ -92,6 +93,59 @@ struct Avx2Window {
     gr = _mm_cvtss_f32(a);
     gi = _mm_cvtss_f32(_mm_shuffle_ps(a, a, 1));
     ws = hsum8(wsum);
+    return ws != 0.0f;
+  }
+
+  /// Radius below 1.5: rows 0 and 1 as one 8-lane vector, row 2 as a 4-lane one (the fourth row
+  /// is out of reach). d^2 and the table index as in the 4-row window.
+  static bool three_rows(const Cf* F, const float* gw, int fx, float u, float v, float w, int i0, int j0, float r2,
+                         const BlobTableView& t, float& gr, float& gi, float& ws) {
+    const __m256 cols = _mm256_setr_ps(0, 1, 2, 3, 0, 1, 2, 3);
+    const __m256 rows01 = _mm256_setr_ps(0, 0, 0, 0, 1, 1, 1, 1);
+    const __m256 du = _mm256_sub_ps(_mm256_set1_ps(u), _mm256_add_ps(_mm256_set1_ps(static_cast<float>(j0)), cols));
+    const __m256 du2 = _mm256_mul_ps(du, du);
+    const __m256 w2 = _mm256_set1_ps(w * w);
+    const __m256 dv01 = _mm256_sub_ps(_mm256_set1_ps(v), _mm256_add_ps(_mm256_set1_ps(static_cast<float>(i0)), rows01));
+    const __m256 d2_01 = _mm256_add_ps(du2, _mm256_add_ps(_mm256_mul_ps(dv01, dv01), w2));
+    const float dv2 = v - (static_cast<float>(i0) + 2.0f);
+    const __m128 d2_2 = _mm_add_ps(_mm256_castps256_ps128(du2), _mm_set1_ps(dv2 * dv2 + w * w));
+    const float limit = std::min(r2, t.radius2);
+    const __m256 lim = _mm256_set1_ps(limit);
+    const __m256 in01 = _mm256_cmp_ps(d2_01, lim, _CMP_LE_OQ);
+    const __m128 in2 = _mm_cmp_ps(d2_2, _mm_set1_ps(limit), _CMP_LE_OQ);
+    if (_mm256_testz_ps(in01, in01) && _mm_testz_ps(in2, in2)) return false;
+    const __m256i last = _mm256_set1_epi32(t.size - 1);
+    const __m256i i01 = _mm256_min_epi32(
+        _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(d2_01, _mm256_set1_ps(t.inv_step)), _mm256_set1_ps(0.5f))), last);
+    const __m128i i2 = _mm_min_epi32(
+        _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(d2_2, _mm_set1_ps(t.inv_step)), _mm_set1_ps(0.5f))),
+        _mm256_castsi256_si128(last));
+    const __m256 k01 = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), t.data, i01, in01, 4);
+    const __m128 k2 = _mm_mask_i32gather_ps(_mm_setzero_ps(), t.data, i2, in2, 4);
+    const __m256i dup0 = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
+    const __m256i dup1 = _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7);
+    const float* f = reinterpret_cast<const float*>(F);
+    const std::ptrdiff_t row = 2 * static_cast<std::ptrdiff_t>(fx);
+    __m256 acc = _mm256_mul_ps(_mm256_permutevar8x32_ps(k01, dup0), _mm256_loadu_ps(f));
+    acc = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(k01, dup1), _mm256_loadu_ps(f + row), acc);
+    acc = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(_mm256_castps128_ps256(k2), dup0), _mm256_loadu_ps(f + 2 * row), acc);
+    __m256 w01;
+    __m128 w_2;
+    if (gw) {
+      w01 = _mm256_mul_ps(k01, _mm256_loadu2_m128(gw + fx, gw));
+      w_2 = _mm_mul_ps(k2, _mm_loadu_ps(gw + 2 * fx));
+    } else {
+      w01 = k01;
+      w_2 = k2;
+    }
+    __m128 a = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
+    a = _mm_add_ps(a, _mm_movehl_ps(a, a));
+    gr = _mm_cvtss_f32(a);
+    gi = _mm_cvtss_f32(_mm_shuffle_ps(a, a, 1));
+    __m128 s = _mm_add_ps(_mm_add_ps(_mm256_castps256_ps128(w01), _mm256_extractf128_ps(w01, 1)), w_2);
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
+    ws = _mm_cvtss_f32(s);
     return ws != 0.0f;
   }
 };
@@ -152,13 +206,14 @@ bool available() {
 
 void gather_space_box(const TraverseSpace& ts, const SampleView& s, const BlobTableView& table, Real radius,
                       const VoxelBox& box, const CpuGridSink& sink) {
-  const cpu_walk::WindowOrShared<Avx2Window> taps{s, ts, table, radius, radius * radius, cpu_walk::window_fits(s, radius), {}};
+  const cpu_walk::WindowOrShared<Avx2Window> taps{s, ts, table, radius, radius * radius, cpu_walk::window_fits(s, radius), {},
+                                                   cpu_walk::window_rows(radius)};
   cpu_walk::walk_box(ts, s, radius, box, sink, Avx2Column{}, taps);
 }
 
 bool window_taps(const Cf* F, const Real* gw, int fx, Real u, Real v, Real w, int i0, int j0, Real r2,
-                 const BlobTableView& table, Real& gr, Real& gi, Real& ws) {
-  return Avx2Window{}(F, gw, fx, u, v, w, i0, j0, r2, table, gr, gi, ws);
+                 const BlobTableView& table, Real& gr, Real& gi, Real& ws, int rows) {
+  return Avx2Window{}(F, gw, fx, u, v, w, i0, j0, r2, table, gr, gi, ws, rows);
 }
 
 } // namespace cpu_avx2
@@ -180,7 +235,7 @@ bool available() { return false; }
 void gather_space_box(const TraverseSpace&, const SampleView&, const BlobTableView&, Real, const VoxelBox&,
                       const CpuGridSink&) {}
 bool window_taps(const Cf*, const Real*, int, Real, Real, Real, int, int, Real, const BlobTableView&, Real&, Real&,
-                 Real&) {
+                 Real&, int) {
   return false;
 }
 } // namespace cpu_avx2

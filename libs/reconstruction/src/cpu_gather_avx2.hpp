@@ -14,7 +14,7 @@ void gather_space_box(const TraverseSpace& ts, const SampleView& s, const BlobTa
                       const VoxelBox& box, const CpuGridSink& sink);
 
 bool window_taps(const Cf* F, const Real* gw, int fx, Real u, Real v, Real w, int i0, int j0, Real r2,
-                 const BlobTableView& table, Real& gr, Real& gi, Real& ws);
+                 const BlobTableView& table, Real& gr, Real& gi, Real& ws, int rows);
 
 } // namespace cpu_avx2
 } // namespace FROST_RECON_PRECISION

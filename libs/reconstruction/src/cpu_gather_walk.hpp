@@ -140,10 +140,15 @@ inline void walk_box(const TraverseSpace& ts, const SampleView& s, Real radius, 
 /// True when every tap of a voxel lies in a 4 x 4 window that fits in the sample.
 inline bool window_fits(const SampleView& s, Real radius) { return radius < Real(2) && s.fx >= 4 && s.fy >= 4; }
 
-/// The tap sums of one voxel: the 4 x 4 window kernel when the radius is below 2 (every tap then
-/// lies in rows ceil(v - a) .. +3 and columns ceil(u - a) .. +3). A window that would leave the
-/// sample is moved inside it: the rows and columns it gains lie farther than a from (u, v) and
-/// weigh 0, so it sums the same taps. Other radii use gather_taps (the shared code).
+/// Rows of the window: below a radius of 1.5 the taps in reach span at most 3 rows (and 3 of the
+/// 4 columns, the fourth weighing 0), so the fourth row is not read.
+inline int window_rows(Real radius) { return radius < Real(1.5) ? 3 : 4; }
+
+/// The tap sums of one voxel: the window kernel when the radius is below 2 (every tap then lies
+/// in rows ceil(v - a) .. +3 and columns ceil(u - a) .. +3; below 1.5 in rows .. +2). A window
+/// that would leave the sample is moved inside it: the rows and columns it gains lie farther than
+/// a from (u, v) and weigh 0, so it sums the same taps. Other radii use gather_taps (the shared
+/// code).
 template <class Window>
 struct WindowOrShared {
   const SampleView& s;
@@ -152,13 +157,14 @@ struct WindowOrShared {
   Real radius, r2;
   bool window_ok; ///< radius < 2 and a sample of at least 4 x 4
   Window window;
+  int rows = 4;   ///< window_rows(radius)
   bool operator()(Real u, Real v, Real w, Real& gr, Real& gi, Real& ws) const {
     if (window_ok) {
       int i0 = static_cast<int>(real_ceil(v - radius)), j0 = static_cast<int>(real_ceil(u - radius));
-      i0 = std::min(std::max(i0, 0), s.fy - 4);
+      i0 = std::min(std::max(i0, 0), s.fy - rows);
       j0 = std::min(std::max(j0, 0), s.fx - 4);
       const std::size_t p = std::size_t(ts.projection_index) * s.fx * s.fy + std::size_t(i0) * s.fx + j0;
-      return window(s.spectra + p, s.gw ? s.gw + p : nullptr, s.fx, u, v, w, i0, j0, r2, table, gr, gi, ws);
+      return window(s.spectra + p, s.gw ? s.gw + p : nullptr, s.fx, u, v, w, i0, j0, r2, table, gr, gi, ws, rows);
     }
     return gather_taps<0>(ts, u, v, w, s, radius, TableWeight{table}, gr, gi, ws);
   }

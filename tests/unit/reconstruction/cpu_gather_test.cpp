@@ -2,8 +2,9 @@
 // docs/reconstruct_fourier.md#unit-tests) against the straightforward reference, gather_column over
 // every column of the traverse space (the GPU's per-voxel code), on random spectra, weight factors
 // and poses: the same voxels receive sums, which agree within 1e-6 (block, the same additions)
-// and 1e-6 (AVX2, another order of the additions) relative L2; a walk split into small boxes
-// equals the walk of one box bit for bit; the 4 x 4 window equals gather_taps on random points.
+// and 1e-6 (AVX2, another order of the additions) relative L2, for the 4 x 4 window (radius 1.9)
+// and the 3-row one (below 1.5); a walk split into small boxes equals the walk of one box bit for
+// bit; the windows equal gather_taps on random points.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -42,9 +43,10 @@ struct CpuGatherProblem {
   }
 };
 
-CpuGatherProblem cpu_gather_problem(int images, bool with_gw, unsigned seed) {
+CpuGatherProblem cpu_gather_problem(int images, bool with_gw, unsigned seed, double radius = 1.9) {
   CpuGatherProblem p;
   p.settings.box = 24;
+  p.settings.blob.radius = radius;
   p.layout = recon::make_grid_layout(p.settings);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> uni(-1.0, 1.0), angle(0.0, 360.0), pos(0.05, 2.0);
@@ -129,14 +131,14 @@ long cpu_gather_support_mismatch(const CpuGatherGrid& a, const CpuGatherGrid& b)
   return n;
 }
 
-void cpu_gather_check(recon::CpuTapKernel kernel, bool with_gw, double tolerance) {
-  const CpuGatherProblem p = cpu_gather_problem(12, with_gw, with_gw ? 11u : 7u);
+void cpu_gather_check(recon::CpuTapKernel kernel, bool with_gw, double tolerance, double radius = 1.9) {
+  const CpuGatherProblem p = cpu_gather_problem(12, with_gw, with_gw ? 11u : 7u, radius);
   const recon::BlobTable table(p.settings.blob);
   const CpuGatherGrid ref = cpu_gather_reference(p, table);
   const CpuGatherGrid got = cpu_gather_run(p, table, kernel, 1000);
   const double gl2 = cpu_gather_rel_l2(got, ref, false), wl2 = cpu_gather_rel_l2(got, ref, true);
-  std::printf("U6 %s gather%s vs gather_column: G rel L2 %.3g, W rel L2 %.3g\n", recon::cpu_tap_kernel_name(kernel),
-              with_gw ? " (gw)" : "", gl2, wl2);
+  std::printf("U6 %s gather%s, radius %.3f, vs gather_column: G rel L2 %.3g, W rel L2 %.3g\n",
+              recon::cpu_tap_kernel_name(kernel), with_gw ? " (gw)" : "", radius, gl2, wl2);
   EXPECT_EQ(cpu_gather_support_mismatch(got, ref), 0);
   EXPECT_LE(gl2, tolerance);
   EXPECT_LE(wl2, tolerance);
@@ -144,13 +146,18 @@ void cpu_gather_check(recon::CpuTapKernel kernel, bool with_gw, double tolerance
 
 TEST(CpuGather, SharedWalkEqualsGatherColumn) { cpu_gather_check(recon::CpuTapKernel::Shared, true, 1e-6); }
 TEST(CpuGather, BlockKernelEqualsGatherColumn) {
-  cpu_gather_check(recon::CpuTapKernel::Block, false, 1e-6);
-  cpu_gather_check(recon::CpuTapKernel::Block, true, 1e-6);
+  // 1.9: the 4 x 4 window; 1.425: the 3-row window (radius below 1.5).
+  for (double radius : {1.9, 1.425}) {
+    cpu_gather_check(recon::CpuTapKernel::Block, false, 1e-6, radius);
+    cpu_gather_check(recon::CpuTapKernel::Block, true, 1e-6, radius);
+  }
 }
 TEST(CpuGather, Avx2KernelMatchesGatherColumn) {
   // Falls back to the block kernel where the processor has no AVX2: the check still holds.
-  cpu_gather_check(recon::CpuTapKernel::Avx2, false, 1e-6);
-  cpu_gather_check(recon::CpuTapKernel::Avx2, true, 1e-6);
+  for (double radius : {1.9, 1.425}) {
+    cpu_gather_check(recon::CpuTapKernel::Avx2, false, 1e-6, radius);
+    cpu_gather_check(recon::CpuTapKernel::Avx2, true, 1e-6, radius);
+  }
 }
 
 TEST(CpuGather, BoxesSplitTheWalkExactly) {
@@ -162,11 +169,14 @@ TEST(CpuGather, BoxesSplitTheWalkExactly) {
   EXPECT_TRUE(whole.g == split.g && whole.w == split.w) << "boxes of 7 differ from one box";
 }
 
-TEST(CpuGather, WindowEqualsGatherTaps) {
-  const CpuGatherProblem p = cpu_gather_problem(1, true, 3u);
+class CpuGatherWindow : public ::testing::TestWithParam<double> {};
+
+TEST_P(CpuGatherWindow, EqualsGatherTaps) {
+  const CpuGatherProblem p = cpu_gather_problem(1, true, 3u, GetParam());
   const recon::BlobTable table(p.settings.blob);
   const recon::SampleView v = p.view();
   const Real radius = static_cast<Real>(p.settings.blob.radius);
+  const int rows = radius < Real(1.5) ? 3 : 4;
   std::mt19937 rng(9);
   std::uniform_real_distribution<double> uu(3.0, v.fx - 4.0), vv(3.0, v.fy - 4.0), ww(-1.95, 1.95);
   double worst = 0;
@@ -179,7 +189,7 @@ TEST(CpuGather, WindowEqualsGatherTaps) {
     for (auto k : {recon::CpuTapKernel::Block, recon::CpuTapKernel::Avx2}) {
       Real gr = 0, gi = 0, gw = 0;
       const bool got = recon::detail::window_taps(k, v.spectra + at, v.gw + at, v.fx, u, vq, w, i0, j0, radius * radius,
-                                                  table.view(), gr, gi, gw);
+                                                  table.view(), gr, gi, gw, rows);
       ASSERT_EQ(got, ref) << "u " << u << " v " << vq << " w " << w;
       if (!ref) continue;
       const double scale = std::abs(double(rw)) + std::abs(double(rr)) + std::abs(double(ri)) + 1e-3;
@@ -187,8 +197,10 @@ TEST(CpuGather, WindowEqualsGatherTaps) {
                         std::abs(double(gw) - rw) / scale});
     }
   }
-  std::printf("U6 window vs gather_taps: worst relative difference %.3g\n", worst);
+  std::printf("U6 %d-row window vs gather_taps: worst relative difference %.3g\n", rows, worst);
   EXPECT_LE(worst, 1e-6);
 }
+
+INSTANTIATE_TEST_SUITE_P(Radii, CpuGatherWindow, ::testing::Values(1.9, 1.425, 1.2));
 
 } // namespace

@@ -49,11 +49,11 @@ void gather_space_box(const TraverseSpace& ts, const SampleView& s, const BlobTa
 bool space_touches_box(const TraverseSpace& ts, const SampleView& s, Real radius, const VoxelBox& box);
 
 namespace detail {
-/// The 4 x 4 tap window of one voxel for kernels Block and Avx2: the sums of gather_taps when
-/// the window rows i0..i0+3 and columns j0..j0+3 lie inside the sample (the caller checks it;
-/// radius < 2). Exposed for the tests.
+/// The tap window of one voxel for kernels Block and Avx2: `rows` (4, or 3 when radius < 1.5)
+/// rows from i0 by 4 columns from j0; the sums of gather_taps when the window lies inside the
+/// sample (the caller checks it; radius < 2). Exposed for the tests.
 bool window_taps(CpuTapKernel kernel, const Cf* F, const Real* gw, int fx, Real u, Real v, Real w, int i0, int j0,
-                 Real r2, const BlobTableView& table, Real& gr, Real& gi, Real& ws);
+                 Real r2, const BlobTableView& table, Real& gr, Real& gi, Real& ws, int rows = 4);
 } // namespace detail
 
 } // namespace FROST_RECON_PRECISION
