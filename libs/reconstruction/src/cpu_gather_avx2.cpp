@@ -40,6 +40,26 @@ inline float hsum8(__m256 x) {
   return _mm_cvtss_f32(s);
 }
 
+/// Adds one window row at `f` (4 complex values: re0 im0 .. re3 im3) times 4 weights of `k`:
+/// lanes 0-3 (`upper` false) or 4-7, each duplicated onto its re/im pair.
+inline __m256 weigh_row(const float* f, __m256 k, bool upper, __m256 acc) {
+  const __m256i dup = upper ? _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7) : _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
+  return _mm256_fmadd_ps(_mm256_permutevar8x32_ps(k, dup), _mm256_loadu_ps(f), acc);
+}
+
+/// Rows 0 and 1 from `f` times their weights `k` (lanes: row-major, 4 columns per row).
+inline __m256 weigh_two_rows(const float* f, std::ptrdiff_t row, __m256 k, __m256 acc) {
+  return weigh_row(f + row, k, true, weigh_row(f, k, false, acc));
+}
+
+/// The complex sum of the four re/im pairs of `acc`.
+inline void sum_pairs(__m256 acc, float& re, float& im) {
+  __m128 a = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
+  a = _mm_add_ps(a, _mm_movehl_ps(a, a));
+  re = _mm_cvtss_f32(a);
+  im = _mm_cvtss_f32(_mm_shuffle_ps(a, a, 1));
+}
+
 /// The 16 taps as two vectors of two rows each (lanes: row-major, 4 columns per row): weights
 /// from the table where d2 <= r2, 0 elsewhere; the complex values of a row (8 floats, re/im
 /// interleaved) meet their weights duplicated pairwise.
@@ -71,14 +91,9 @@ struct Avx2Window {
     const __m256 zero = _mm256_setzero_ps();
     const __m256 k_lo = _mm256_mask_i32gather_ps(zero, t.data, i_lo, in_lo, 4);
     const __m256 k_hi = _mm256_mask_i32gather_ps(zero, t.data, i_hi, in_hi, 4);
-    const __m256i dup0 = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
-    const __m256i dup1 = _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7);
     const float* f = reinterpret_cast<const float*>(F);
     const std::ptrdiff_t row = 2 * static_cast<std::ptrdiff_t>(fx);
-    __m256 acc = _mm256_mul_ps(_mm256_permutevar8x32_ps(k_lo, dup0), _mm256_loadu_ps(f));
-    acc = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(k_lo, dup1), _mm256_loadu_ps(f + row), acc);
-    acc = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(k_hi, dup0), _mm256_loadu_ps(f + 2 * row), acc);
-    acc = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(k_hi, dup1), _mm256_loadu_ps(f + 3 * row), acc);
+    const __m256 acc = weigh_two_rows(f + 2 * row, row, k_hi, weigh_two_rows(f, row, k_lo, zero));
     __m256 wsum;
     if (gw) {
       const __m256 g_lo = _mm256_loadu2_m128(gw + fx, gw);
@@ -87,11 +102,7 @@ struct Avx2Window {
     } else {
       wsum = _mm256_add_ps(k_lo, k_hi);
     }
-    // acc lanes: re0 im0 re1 im1 | re2 im2 re3 im3.
-    __m128 a = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
-    a = _mm_add_ps(a, _mm_movehl_ps(a, a));
-    gr = _mm_cvtss_f32(a);
-    gi = _mm_cvtss_f32(_mm_shuffle_ps(a, a, 1));
+    sum_pairs(acc, gr, gi);
     ws = hsum8(wsum);
     return ws != 0.0f;
   }
@@ -122,13 +133,10 @@ struct Avx2Window {
         _mm256_castsi256_si128(last));
     const __m256 k01 = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), t.data, i01, in01, 4);
     const __m128 k2 = _mm_mask_i32gather_ps(_mm_setzero_ps(), t.data, i2, in2, 4);
-    const __m256i dup0 = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
-    const __m256i dup1 = _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7);
     const float* f = reinterpret_cast<const float*>(F);
     const std::ptrdiff_t row = 2 * static_cast<std::ptrdiff_t>(fx);
-    __m256 acc = _mm256_mul_ps(_mm256_permutevar8x32_ps(k01, dup0), _mm256_loadu_ps(f));
-    acc = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(k01, dup1), _mm256_loadu_ps(f + row), acc);
-    acc = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(_mm256_castps128_ps256(k2), dup0), _mm256_loadu_ps(f + 2 * row), acc);
+    const __m256 acc = weigh_row(f + 2 * row, _mm256_castps128_ps256(k2), false,
+                                 weigh_two_rows(f, row, k01, _mm256_setzero_ps()));
     __m256 w01;
     __m128 w_2;
     if (gw) {
@@ -138,10 +146,7 @@ struct Avx2Window {
       w01 = k01;
       w_2 = k2;
     }
-    __m128 a = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
-    a = _mm_add_ps(a, _mm_movehl_ps(a, a));
-    gr = _mm_cvtss_f32(a);
-    gi = _mm_cvtss_f32(_mm_shuffle_ps(a, a, 1));
+    sum_pairs(acc, gr, gi);
     __m128 s = _mm_add_ps(_mm_add_ps(_mm256_castps256_ps128(w01), _mm256_extractf128_ps(w01, 1)), w_2);
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
     s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
