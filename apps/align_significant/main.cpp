@@ -23,6 +23,7 @@
 #include "frost/core/atomic_file.hpp"
 #include "frost/core/error.hpp"
 #include "frost/core/log.hpp"
+#include "frost/core/read_ahead.hpp"
 #include "frost/core/host_buffer.hpp"
 #include "frost/core/threads.hpp"
 #include "frost/geometry/symmetry.hpp"
@@ -300,8 +301,17 @@ private:
     // checked as they are read, and an error there ends the run with nothing written.
     std::optional<Image<float>> first_batch;
     if (mine.size() > 0) first_batch = app::load_images(images, mine.begin, std::min(batch, mine.size()), box);
-    const align::ImageLoader load = [&images, &first_batch, &mine, box](std::size_t first, std::size_t count) {
+    // One process whose images fit in one batch keeps that batch for the averages of
+    // --oUpdatedRefs instead of reading the images a second time: still at most two batches.
+    const bool keep_for_averages = size == 1 && !outputs().updated_refs.empty() && n_img <= batch;
+    const align::ImageLoader load = [&images, &first_batch, &mine, box, keep_for_averages](std::size_t first,
+                                                                                          std::size_t count) {
       if (first_batch && first == mine.begin && static_cast<std::size_t>(first_batch->shape().n) == count) {
+        if (keep_for_averages) { // a copy for the alignment; the batch stays for the averages
+          Image<float> copy(first_batch->shape());
+          std::copy(first_batch->data(), first_batch->data() + first_batch->size(), copy.data());
+          return copy;
+        }
         Image<float> ready = std::move(*first_batch);
         first_batch.reset();
         return ready;
@@ -365,11 +375,16 @@ private:
       if (keep_best_ > 1)
         log_info("--oUpdatedRefs with --keepBestN " + std::to_string(keep_best_) +
                  ": an image contributes to the average of every reference it is kept for");
-      // The averages need every image of the run: read again, batch by batch.
+      // The averages need every image of the run: the kept batch, or read again batch by batch,
+      // the next batch read while one is added.
       align::ClassAverager averager(even, rows, results, n_ref, n_img);
-      for (std::size_t first = 0; first < n_img; first += batch) {
-        const Image<float> part = load(first, std::min(batch, n_img - first));
-        averager.add(part.cview(), first);
+      if (keep_for_averages && first_batch) {
+        averager.add(first_batch->cview(), 0);
+        first_batch.reset();
+      } else {
+        for_each_read_ahead(
+            n_img, batch, [&](std::size_t first, std::size_t count) { return app::load_images(images, first, count, box); },
+            [&](const Image<float>& part, std::size_t first) { averager.add(part.cview(), first); });
       }
       const align::ClassAverages classes = averager.finish();
       app::write_updated_references(o.updated_refs, classes, ref_info, block, o.xmd, rows);

@@ -3,12 +3,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <future>
 #include <cmath>
 #include <limits>
 
 #include "frost/alignment/math/pose2d.hpp"
 #include "frost/core/error.hpp"
+#include "frost/core/read_ahead.hpp"
 
 namespace frost::align {
 namespace {
@@ -85,24 +85,17 @@ SignificantResult align_significant(AlignmentBackend& backend, const Significant
     out.batches = 1;
   } else if (local > 0) {
     // Batch k is aligned while batch k + 1 loads; at most two batches are in memory.
-    const std::size_t batch = in.batch > 0 ? std::min(in.batch, local) : local;
-    auto load = [&](std::size_t begin) {
-      const std::size_t count = std::min(batch, local - begin);
-      return std::async(std::launch::async, [&in, begin, count] {
-        Image<float> images = in.load(in.first_image + begin, count);
-        FROST_EXPECTS(static_cast<std::size_t>(images.shape().n) == count, "align_significant: a batch of the wrong size");
-        return images;
-      });
-    };
-    std::future<Image<float>> next = load(0);
-    for (std::size_t begin = 0; begin < local; begin += batch) {
-      const auto t_wait = Clock::now();
-      const Image<float> images = next.get();
-      out.load_wait_s += seconds_since(t_wait);
-      if (begin + batch < local) next = load(begin + batch);
-      align_batch(backend, in, images.cview(), in.first_image + begin, n_ref * begin, options, out.pairs);
-      ++out.batches;
-    }
+    out.load_wait_s = for_each_read_ahead(
+        local, in.batch,
+        [&in](std::size_t begin, std::size_t count) {
+          Image<float> images = in.load(in.first_image + begin, count);
+          FROST_EXPECTS(static_cast<std::size_t>(images.shape().n) == count, "align_significant: a batch of the wrong size");
+          return images;
+        },
+        [&](const Image<float>& images, std::size_t begin) {
+          align_batch(backend, in, images.cview(), in.first_image + begin, n_ref * begin, options, out.pairs);
+          ++out.batches;
+        });
   }
   out.align_s = seconds_since(t_align);
   // Every pair is non-zero on exactly one rank, so the sum is the merge.
