@@ -75,7 +75,6 @@ FrameShift FrameShift::from_model(const MotionModel& model, int t, index_t width
   // x factors once per column.
   sp.width = width;
   sp.column_index.resize(static_cast<std::size_t>(4 * width));
-  sp.column_weight.resize(static_cast<std::size_t>(4 * width));
   sp.tap_weight.resize(static_cast<std::size_t>(4 * width));
   sp.run_start.clear();
   for (index_t x = 0; x < width; ++x) {
@@ -87,7 +86,6 @@ FrameShift FrameShift::from_model(const MotionModel& model, int t, index_t width
     for (int i = 0; i < 4; ++i) {
       same = same && sp.column_index[c - 4 + static_cast<std::size_t>(i)] == idx[i] + 1;
       sp.column_index[c + static_cast<std::size_t>(i)] = idx[i] + 1;
-      sp.column_weight[c + static_cast<std::size_t>(i)] = w[i];
       sp.tap_weight[static_cast<std::size_t>(i) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)] = w[i];
     }
     if (!same) sp.run_start.push_back(x);

@@ -68,8 +68,7 @@ private:
     std::vector<double> px, py; ///< ly·lx, index (m+1)·lx + (l+1)
     index_t width = 0;
     std::vector<int> column_index;      ///< 4 per column: l+1
-    std::vector<double> column_weight;  ///< 4 per column: β(x/hx − l)
-    /// The columns in runs that share their four indices, with the weights tap by tap
+    /// The columns in runs that share their four indices, with the weights β(x/hx − l) tap by tap
     /// (tap_weight[i·width + x]), so that row() evaluates a run as a vector loop.
     std::vector<index_t> run_start;     ///< first column of each run, then width
     std::vector<double> tap_weight;     ///< 4·width
