@@ -303,7 +303,7 @@ private:
     if (mine.size() > 0) first_batch = app::load_images(images, mine.begin, std::min(batch, mine.size()), box);
     // One process whose images fit in one batch keeps that batch for the averages of
     // --oUpdatedRefs instead of reading the images a second time: still at most two batches.
-    const bool keep_for_averages = size == 1 && !outputs().updated_refs.empty() && n_img <= batch;
+    const bool keep_for_averages = size == 1 && params().given("--oUpdatedRefs") && n_img <= batch;
     const align::ImageLoader load = [&images, &first_batch, &mine, box, keep_for_averages](std::size_t first,
                                                                                           std::size_t count) {
       if (first_batch && first == mine.begin && static_cast<std::size_t>(first_batch->shape().n) == count) {
