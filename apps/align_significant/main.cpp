@@ -38,7 +38,7 @@
 #include "outputs.hpp"
 
 #if FROST_HAVE_MPI
-#include "frost/mpi/collectives.hpp" // reduce_sum_in_place
+#include "frost/mpi/collectives.hpp" // gather_columns
 #endif
 
 namespace frost {
@@ -353,14 +353,25 @@ private:
       next_report = done + total / 10;
     };
 #if FROST_HAVE_MPI
-    if (size > 1) opt.sum_to_root = [](float* data, std::size_t count) { mpi::reduce_sum_in_place(data, count, 0); };
+    if (size > 1)
+      opt.gather_to_root = [](const float* local, std::size_t rows, std::size_t first, std::size_t count, float* full,
+                              std::size_t row_length) { mpi::gather_columns(local, rows, first, count, full, row_length, 0); };
 #endif
     opt.describe_pair = [&](std::size_t r, std::size_t i) {
       return "image " + images.images[i] + " (row " + std::to_string(i + 1) + " of " + images.path + ") with reference " +
              std::to_string(ref_info.ids[r]);
     };
     const align::SignificantResult result = align::align_significant(*backend, in, opt);
-    if (rank != 0) return 0;
+    // With --oUpdatedRefs every rank adds its own images to the averages after the root's weights.
+    const auto averages = [&](const std::vector<align::Assignment>& kept, const std::vector<align::PairResult>& all) {
+      const std::vector<align::PairResult> of_rows = rank == 0 ? align::row_results(kept, all, n_img) : std::vector<align::PairResult>{};
+      return updated_references(kept, of_rows, even, n_ref, n_img, mine, batch, box, rank, size, images,
+                                keep_for_averages ? &first_batch : nullptr);
+    };
+    if (rank != 0) {
+      if (params().given("--oUpdatedRefs")) averages({}, {});
+      return 0;
+    }
     const std::vector<align::PairResult>& results = result.pairs;
     const std::vector<float>& cc = result.cc;
     const std::vector<align::Assignment>& rows = result.rows;
@@ -375,18 +386,8 @@ private:
       if (keep_best_ > 1)
         log_info("--oUpdatedRefs with --keepBestN " + std::to_string(keep_best_) +
                  ": an image contributes to the average of every reference it is kept for");
-      // The averages need every image of the run: the kept batch, or read again batch by batch,
-      // the next batch read while one is added.
-      align::ClassAverager averager(even, rows, results, n_ref, n_img);
-      if (keep_for_averages && first_batch) {
-        averager.add(first_batch->cview(), 0);
-        first_batch.reset();
-      } else {
-        for_each_read_ahead(
-            n_img, batch, [&](std::size_t first, std::size_t count) { return app::load_images(images, first, count, box); },
-            [&](const Image<float>& part, std::size_t first) { averager.add(part.cview(), first); });
-      }
-      const align::ClassAverages classes = averager.finish();
+      const std::optional<align::ClassAverages> made = averages(rows, results);
+      const align::ClassAverages& classes = *made;
       app::write_updated_references(o.updated_refs, classes, ref_info, block, o.xmd, rows);
     }
     output_set->commit();
@@ -401,6 +402,40 @@ private:
                   peak_resident_memory_bytes() >> 20);
     log_info(line);
     return 0;
+  }
+
+  /// The averages of --oUpdatedRefs (docs/align_significant.md#updated-references). Under MPI
+  /// the root sends every rank the kept rows and their poses, each rank reads only its own images
+  /// (the next batch while one is added) and the ranks' sums are added on the root, which alone
+  /// gets the averages (docs/align_significant.md#mpi). A single process whose images fit in one
+  /// batch adds the batch it kept (`kept_batch`) instead of reading the images again.
+  static std::optional<align::ClassAverages> updated_references(
+      std::vector<align::Assignment> rows, std::vector<align::PairResult> of_rows, int even, std::size_t n_ref,
+      std::size_t n_img, const mpi::Range& mine, std::size_t batch, int box, int rank, int size,
+      const app::ImageTable& images, std::optional<Image<float>>* kept_batch) {
+#if FROST_HAVE_MPI
+    if (size > 1) {
+      mpi::broadcast(rows, 0);
+      mpi::broadcast(of_rows, 0);
+    }
+#endif
+    align::ClassAverager averager(even, rows, of_rows, n_ref, n_img);
+    if (kept_batch && *kept_batch) {
+      averager.add((*kept_batch)->cview(), mine.begin);
+      kept_batch->reset();
+    } else if (mine.size() > 0) {
+      for_each_read_ahead(
+          mine.size(), batch,
+          [&](std::size_t first, std::size_t count) { return app::load_images(images, mine.begin + first, count, box); },
+          [&](const Image<float>& part, std::size_t first) { averager.add(part.cview(), mine.begin + first); });
+    }
+#if FROST_HAVE_MPI
+    if (size > 1) mpi::reduce_sum_in_place(averager.sums().data(), averager.sums().size(), 0);
+#else
+    (void)size;
+#endif
+    if (rank != 0) return std::nullopt;
+    return averager.finish();
   }
 
   /// The pixel size written to the outputs: --pixel-size, else the images' metadata, else the

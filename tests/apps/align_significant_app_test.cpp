@@ -443,15 +443,29 @@ TEST_F(AlignApp, VolumeModeSharpPhantom64) {
 }
 
 #ifdef FROST_MPIEXEC
+// Two ranks (docs/align_significant.md#mpi): the same rows, and the same class averages (each rank
+// adds its own images; the double sums of the ranks are added on rank 0, so the floats agree to
+// rounding), with the same class lists.
 TEST_F(AlignApp, TwoMpiRanksGiveTheSingleRankFile) {
-  ASSERT_EQ(align(base() + "-o " + file("single.xmd") + " --keepBestN 3"), 0);
+  const std::string args = "-o angles.xmd --keepBestN 3 --oUpdatedRefs classes --odir ";
+  ASSERT_EQ(align(base() + args + file("single")), 0);
   const std::string mpirun = std::string(FROST_MPIEXEC) + " -np 2 ";
-  ASSERT_EQ(run_cmd(mpirun + FROST_ALIGN_EXE + " --device cpu --thr 1 " + base() + "-o " + file("mpi.xmd") +
-                    " --keepBestN 3"),
-            0);
-  const std::string a = slurp(file("single.xmd")), m = slurp(file("mpi.xmd"));
+  ASSERT_EQ(run_cmd(mpirun + FROST_ALIGN_EXE + " --device cpu --thr 1 " + base() + args + file("mpi")), 0);
+  const std::string a = slurp(file("single/angles.xmd")), m = slurp(file("mpi/angles.xmd"));
   ASSERT_FALSE(a.empty());
   EXPECT_EQ(a, m);
+  std::string classes = slurp(file("single/classes.xmd"));
+  for (std::size_t at = classes.find("single/"); at != std::string::npos; at = classes.find("single/", at))
+    classes.replace(at, 7, "mpi/");
+  EXPECT_EQ(classes, slurp(file("mpi/classes.xmd")));
+  const io::LoadedImage one = io::read_stack(file("single/classes.stk")), two = io::read_stack(file("mpi/classes.stk"));
+  ASSERT_EQ(one.image.shape(), two.image.shape());
+  double largest = 0;
+  for (index_t k = 0; k < one.image.size(); ++k) {
+    EXPECT_NEAR(one.image[k], two.image[k], 1e-5 * (1 + std::abs(one.image[k]))) << k;
+    largest = std::max(largest, double(std::abs(one.image[k])));
+  }
+  EXPECT_GT(largest, 0.0); // the averages are not all empty
 }
 #endif
 

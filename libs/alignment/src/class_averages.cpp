@@ -8,19 +8,31 @@
 
 namespace frost::align {
 
+std::vector<PairResult> row_results(const std::vector<Assignment>& rows, const std::vector<PairResult>& results,
+                                    std::size_t n_img) {
+  std::vector<PairResult> out;
+  out.reserve(rows.size());
+  for (const Assignment& a : rows) {
+    FROST_EXPECTS(a.reference * n_img + a.image < results.size(), "class_averages: row within the matrix");
+    out.push_back(results[a.reference * n_img + a.image]);
+  }
+  return out;
+}
+
 ClassAverager::ClassAverager(int size, const std::vector<Assignment>& rows, const std::vector<PairResult>& results,
                              std::size_t n_ref, std::size_t n_img)
-    : x_(size), n_ref_(n_ref), n_img_(n_img), results_(results), by_ref_(n_ref),
+    : x_(size), n_ref_(n_ref), n_img_(n_img), rows_(rows), results_(results), by_ref_(n_ref),
       sums_(n_ref * std::size_t(size) * std::size_t(size), 0.0), weights_(n_ref, 0.0) {
   FROST_EXPECTS(size > 0, "class_averages: positive image size");
-  FROST_EXPECTS(results.size() == n_ref * n_img, "class_averages: one result per (reference, image)");
-  for (const Assignment& a : rows) {
+  FROST_EXPECTS(results.size() == rows.size(), "class_averages: one result per row");
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const Assignment& a = rows[k];
     FROST_EXPECTS(a.reference < n_ref && a.image < n_img, "class_averages: row within the matrix");
-    by_ref_[a.reference].push_back(&a);
+    by_ref_[a.reference].push_back(k);
     weights_[a.reference] += a.weight;
   }
   for (auto& list : by_ref_)
-    std::stable_sort(list.begin(), list.end(), [](const Assignment* a, const Assignment* b) { return a->image < b->image; });
+    std::stable_sort(list.begin(), list.end(), [&rows](std::size_t a, std::size_t b) { return rows[a].image < rows[b].image; });
 }
 
 void ClassAverager::add(View<const float> batch, std::size_t first) {
@@ -37,10 +49,10 @@ void ClassAverager::add(View<const float> batch, std::size_t first) {
       const bool unweighted = !(weights_[std::size_t(r)] > 0.0);
       double* sum = sums_.data() + std::size_t(r) * pixels;
       const auto in_batch = std::lower_bound(list.begin(), list.end(), first,
-                                             [](const Assignment* a, std::size_t i) { return a->image < i; });
-      for (auto it = in_batch; it != list.end() && (*it)->image < first + count; ++it) {
-        const Assignment* a = *it;
-        const PairResult& res = results_[std::size_t(r) * n_img_ + a->image];
+                                             [this](std::size_t k, std::size_t i) { return rows_[k].image < i; });
+      for (auto it = in_batch; it != list.end() && rows_[*it].image < first + count; ++it) {
+        const Assignment* a = &rows_[*it];
+        const PairResult& res = results_[*it];
         const float* src = batch.data + (a->image - first) * pixels;
         if (res.flip > 0.5f) {
           mirror_x(src, x_, x_, mirrored.data());
@@ -80,7 +92,8 @@ ClassAverages class_averages(View<const float> images, const std::vector<Assignm
                              const std::vector<PairResult>& results, std::size_t n_ref) {
   const Shape s = images.shape;
   FROST_EXPECTS(s.x == s.y && s.z == 1, "class_averages: square 2-D images");
-  ClassAverager averager(static_cast<int>(s.x), rows, results, n_ref, static_cast<std::size_t>(s.n));
+  const std::vector<PairResult> of_rows = row_results(rows, results, static_cast<std::size_t>(s.n));
+  ClassAverager averager(static_cast<int>(s.x), rows, of_rows, n_ref, static_cast<std::size_t>(s.n));
   averager.add(images, 0);
   return averager.finish();
 }

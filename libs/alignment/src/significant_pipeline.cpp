@@ -25,12 +25,20 @@ bool finite_pair(const PairResult& p) {
   return finite;
 }
 
+/// This rank's results: the columns [first, first + count) of the N_ref x N_img matrix (all of
+/// it in a single process), rows of `stride` pairs.
+struct Block {
+  std::vector<PairResult> pairs;
+  std::size_t first = 0, stride = 0;
+  PairResult& at(std::size_t r, std::size_t i) { return pairs[r * stride + (i - first)]; }
+};
+
 /// Checks the pairs of images first .. first + count - 1.
-void check_pairs(const std::vector<PairResult>& results, const SignificantInput& in, std::size_t n_ref,
-                 std::size_t first, std::size_t count, const SignificantOptions& options) {
+void check_pairs(Block& block, std::size_t n_ref, std::size_t first, std::size_t count,
+                 const SignificantOptions& options) {
   for (std::size_t r = 0; r < n_ref; ++r)
     for (std::size_t i = first; i < first + count; ++i) {
-      if (finite_pair(results[r * in.n_images + i])) continue;
+      if (finite_pair(block.at(r, i))) continue;
       const std::string what = options.describe_pair
                                    ? options.describe_pair(r, i)
                                    : "image " + std::to_string(i) + " with reference " + std::to_string(r);
@@ -40,8 +48,8 @@ void check_pairs(const std::vector<PairResult>& results, const SignificantInput&
 
 /// Aligns the images first .. first + images.n - 1 of the run with every reference into `out`.
 void align_batch(AlignmentBackend& backend, const SignificantInput& in, View<const float> images, std::size_t first,
-                 std::size_t done_before, const SignificantOptions& options, std::vector<PairResult>& out) {
-  const std::size_t n_ref = static_cast<std::size_t>(in.references.shape.n), n_img = in.n_images;
+                 std::size_t done_before, const SignificantOptions& options, Block& out) {
+  const std::size_t n_ref = static_cast<std::size_t>(in.references.shape.n);
   const std::size_t count = static_cast<std::size_t>(images.shape.n);
   std::vector<PairResult> part(n_ref * count);
   PairsDone progress;
@@ -52,14 +60,14 @@ void align_batch(AlignmentBackend& backend, const SignificantInput& in, View<con
       for (std::size_t r = 0; r < n_ref; ++r) {
         PairResult p = part[i * n_ref + r];
         p.pose = pose_inverse(p.pose); // aligns the image to the reference
-        out[r * n_img + first + i] = p;
+        out.at(r, first + i) = p;
       }
   } else {
     backend.align_all(in.references, images, options.settings, part.data(), progress);
     for (std::size_t r = 0; r < n_ref; ++r)
-      for (std::size_t i = 0; i < count; ++i) out[r * n_img + first + i] = part[r * count + i];
+      for (std::size_t i = 0; i < count; ++i) out.at(r, first + i) = part[r * count + i];
   }
-  check_pairs(out, in, n_ref, first, count, options);
+  check_pairs(out, n_ref, first, count, options);
 }
 
 } // namespace
@@ -75,13 +83,18 @@ SignificantResult align_significant(AlignmentBackend& backend, const Significant
   const bool streamed = static_cast<bool>(in.load);
   const std::size_t local = streamed ? in.local_images : static_cast<std::size_t>(in.images.shape.n);
   SignificantResult out;
-  // Every float zero (the pose too, not the identity) outside this rank's columns: the MPI merge is a sum.
+  // Under MPI this rank fills its own columns and the root assembles the matrix; in a single
+  // process the block is the whole matrix.
+  const bool gathered = static_cast<bool>(options.gather_to_root);
+  Block mine;
+  mine.first = gathered ? in.first_image : 0;
+  mine.stride = gathered ? local : n_img;
   PairResult zero;
   zero.pose = {0, 0, 0, 0, 0, 0};
-  out.pairs.assign(n_ref * n_img, zero);
+  mine.pairs.assign(n_ref * mine.stride, zero);
   const auto t_align = Clock::now();
   if (local > 0 && !streamed) {
-    align_batch(backend, in, in.images, in.first_image, 0, options, out.pairs);
+    align_batch(backend, in, in.images, in.first_image, 0, options, mine);
     out.batches = 1;
   } else if (local > 0) {
     // Batch k is aligned while batch k + 1 loads; at most two batches are in memory.
@@ -93,15 +106,20 @@ SignificantResult align_significant(AlignmentBackend& backend, const Significant
           return images;
         },
         [&](const Image<float>& images, std::size_t begin) {
-          align_batch(backend, in, images.cview(), in.first_image + begin, n_ref * begin, options, out.pairs);
+          align_batch(backend, in, images.cview(), in.first_image + begin, n_ref * begin, options, mine);
           ++out.batches;
         });
   }
   out.align_s = seconds_since(t_align);
-  // Every pair is non-zero on exactly one rank, so the sum is the merge.
-  if (options.sum_to_root)
-    options.sum_to_root(reinterpret_cast<float*>(out.pairs.data()),
-                        out.pairs.size() * (sizeof(PairResult) / sizeof(float)));
+  if (gathered) {
+    static_assert(sizeof(PairResult) % sizeof(float) == 0, "a PairResult travels as floats");
+    constexpr std::size_t kFloats = sizeof(PairResult) / sizeof(float);
+    if (options.root) out.pairs.assign(n_ref * n_img, zero);
+    options.gather_to_root(reinterpret_cast<const float*>(mine.pairs.data()), n_ref, kFloats * mine.first,
+                           kFloats * local, reinterpret_cast<float*>(out.pairs.data()), kFloats * n_img);
+  } else {
+    out.pairs = std::move(mine.pairs);
+  }
   if (!options.root) return out;
 
   const auto t_weights = Clock::now();

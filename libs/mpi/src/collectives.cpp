@@ -1,5 +1,6 @@
 #include "frost/mpi/collectives.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -65,6 +66,52 @@ void allreduce_sum_in_place(float* data, std::size_t count, MPI_Comm comm, std::
 }
 void allreduce_sum_in_place(double* data, std::size_t count, MPI_Comm comm, std::size_t max_chunk) {
   allreduce_chunks(data, count, comm, max_chunk, MPI_DOUBLE);
+}
+
+void gather_columns(const float* local, std::size_t rows, std::size_t first, std::size_t count, float* full,
+                    std::size_t row_length, int root, MPI_Comm comm, std::size_t max_chunk) {
+  int rank = 0, size = 1;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  FROST_EXPECTS(first + count <= row_length || count == 0, "gather_columns: a block beyond the row");
+  unsigned long long block[2] = {first, count};
+  std::vector<unsigned long long> blocks(rank == root ? 2 * static_cast<std::size_t>(size) : 0);
+  check(MPI_Gather(block, 2, MPI_UNSIGNED_LONG_LONG, blocks.data(), 2, MPI_UNSIGNED_LONG_LONG, root, comm), "MPI_Gather");
+  // Messages of whole rows of a block, at most `step` floats each (at least one row).
+  const std::size_t step = chunk_elements(max_chunk, sizeof(float));
+  const auto rows_per_message = [&](std::size_t cols) { return std::max<std::size_t>(1, step / std::max<std::size_t>(1, cols)); };
+  const int tag = 4711;
+  if (rank != root) {
+    if (count == 0 || rows == 0) return;
+    FROST_EXPECTS(count <= static_cast<std::size_t>(INT_MAX), "gather_columns: a block wider than INT_MAX floats");
+    const std::size_t per = rows_per_message(count);
+    for (std::size_t r = 0; r < rows; r += per) {
+      const std::size_t n = std::min(per, rows - r) * count;
+      FROST_EXPECTS(n <= static_cast<std::size_t>(INT_MAX), "gather_columns: a message of more than INT_MAX floats");
+      check(MPI_Send(local + r * count, static_cast<int>(n), MPI_FLOAT, root, tag, comm), "MPI_Send");
+    }
+    return;
+  }
+  for (std::size_t r = 0; r < rows && count > 0; ++r)
+    std::copy(local + r * count, local + (r + 1) * count, full + r * row_length + first);
+  for (int k = 0; k < size; ++k) {
+    const std::size_t f = blocks[2 * std::size_t(k)], c = blocks[2 * std::size_t(k) + 1];
+    if (k == root || c == 0 || rows == 0) continue;
+    FROST_EXPECTS(f + c <= row_length, "gather_columns: rank " + std::to_string(k) + " sent a block beyond the row");
+    FROST_EXPECTS(row_length <= static_cast<std::size_t>(INT_MAX), "gather_columns: rows longer than INT_MAX floats");
+    const std::size_t per = rows_per_message(c);
+    for (std::size_t r = 0; r < rows; r += per) {
+      const std::size_t n = std::min(per, rows - r);
+      // n rows of c floats, row_length apart: received in place.
+      MPI_Datatype strided;
+      check(MPI_Type_vector(static_cast<int>(n), static_cast<int>(c), static_cast<int>(row_length), MPI_FLOAT, &strided),
+            "MPI_Type_vector");
+      check(MPI_Type_commit(&strided), "MPI_Type_commit");
+      const int rc = MPI_Recv(full + r * row_length + f, 1, strided, k, tag, comm, MPI_STATUS_IGNORE);
+      MPI_Type_free(&strided);
+      check(rc, "MPI_Recv");
+    }
+  }
 }
 
 void broadcast_bytes(void* data, std::size_t bytes, int root, MPI_Comm comm) {

@@ -120,12 +120,13 @@ TEST(ClassAverages, BatchesGiveTheWholeStacksAverages) {
   auto batch = [&](std::size_t first, std::size_t count) {
     return View<const float>{f.images.data() + first * pixels, Shape::image(Fixture::kX, Fixture::kX, index_t(count))};
   };
-  ClassAverager in_order(Fixture::kX, f.rows, f.results, f.views.size(), n_img);
+  const std::vector<PairResult> of_rows = row_results(f.rows, f.results, n_img);
+  ClassAverager in_order(Fixture::kX, f.rows, of_rows, f.views.size(), n_img);
   for (std::size_t first = 0; first < n_img; first += 5) in_order.add(batch(first, std::min<std::size_t>(5, n_img - first)), first);
   const ClassAverages a = in_order.finish();
   EXPECT_EQ(a.counts, whole.counts);
   EXPECT_EQ(0, std::memcmp(a.averages.data(), whole.averages.data(), 3 * pixels * sizeof(float)));
-  ClassAverager reversed(Fixture::kX, f.rows, f.results, f.views.size(), n_img);
+  ClassAverager reversed(Fixture::kX, f.rows, of_rows, f.views.size(), n_img);
   for (std::size_t first = (n_img - 1) / 5 * 5;; first -= 5) {
     reversed.add(batch(first, std::min<std::size_t>(5, n_img - first)), first);
     if (first == 0) break;
@@ -133,6 +134,36 @@ TEST(ClassAverages, BatchesGiveTheWholeStacksAverages) {
   const ClassAverages b = reversed.finish();
   for (std::size_t p = 0; p < 3 * pixels; ++p)
     ASSERT_NEAR(b.averages[static_cast<index_t>(p)], whole.averages[static_cast<index_t>(p)], 1e-5) << p;
+}
+
+// MPI (docs/align_significant.md#mpi): two ranks' averagers, each built from every row and given
+// only its own images, summed onto one before finish(), give the whole stack's averages (the sums
+// are in double; they differ from one running sum only in its rounding).
+TEST(ClassAverages, SummedSharesOfRanksGiveTheWholeStacksAverages) {
+  const Fixture f;
+  const ClassAverages whole = class_averages(f.images.cview(), f.rows, f.results, f.views.size());
+  const std::size_t pixels = std::size_t(Fixture::kX) * Fixture::kX;
+  const std::size_t n_img = static_cast<std::size_t>(f.images.shape().n), split = n_img / 2 + 1;
+  const std::vector<PairResult> of_rows = row_results(f.rows, f.results, n_img);
+  auto part = [&](std::size_t first, std::size_t count) {
+    return View<const float>{f.images.data() + first * pixels, Shape::image(Fixture::kX, Fixture::kX, index_t(count))};
+  };
+  ClassAverager root(Fixture::kX, f.rows, of_rows, f.views.size(), n_img);
+  ClassAverager other(Fixture::kX, f.rows, of_rows, f.views.size(), n_img);
+  root.add(part(0, split), 0);
+  other.add(part(split, n_img - split), split);
+  ASSERT_EQ(root.sums().size(), 3 * pixels);
+  for (std::size_t k = 0; k < root.sums().size(); ++k) root.sums()[k] += other.sums()[k];
+  const ClassAverages merged = root.finish();
+  EXPECT_EQ(merged.counts, whole.counts);
+  for (std::size_t p = 0; p < 3 * pixels; ++p)
+    ASSERT_NEAR(merged.averages[static_cast<index_t>(p)], whole.averages[static_cast<index_t>(p)], 1e-5) << p;
+  // Each rank alone holds only part of the average: the merge is not a no-op.
+  const ClassAverages alone = other.finish();
+  bool differs = false;
+  for (std::size_t p = 0; p < 3 * pixels && !differs; ++p)
+    differs = std::abs(alone.averages[static_cast<index_t>(p)] - whole.averages[static_cast<index_t>(p)]) > 1e-3f;
+  EXPECT_TRUE(differs);
 }
 
 } // namespace

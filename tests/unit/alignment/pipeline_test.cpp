@@ -168,19 +168,38 @@ TYPED_TEST(SignificantPipeline, RecoversTheTrueReferences) {
   EXPECT_GE(double(exact) / double(best.size()), 0.8);
 }
 
+// Two ranks' shares, gathered as frost::mpi::gather_columns does: the non-root rank hands over only
+// its block (images 6..9) and keeps no matrix; the root assembles the single-process result.
 TYPED_TEST(SignificantPipeline, SharesOfRanksMergeToTheSingleProcessResult) {
   const PhantomSet set = analytic_set(32, 12, 10, 1.0, 6);
   SignificantOptions o;
   o.keep_best = 2;
   const SignificantResult whole = this->run(set, o);
+  struct Sent {
+    std::vector<float> block;
+    std::size_t first = 0, count = 0;
+  } sent;
   SignificantOptions other = o;
   other.root = false;
+  other.gather_to_root = [&](const float* local, std::size_t rows, std::size_t first, std::size_t count, float*,
+                             std::size_t) {
+    sent.block.assign(local, local + rows * count);
+    sent.first = first;
+    sent.count = count;
+  };
   const SignificantResult rank1 = this->run(set, other, 6, 4);
   EXPECT_TRUE(rank1.rows.empty());
+  EXPECT_TRUE(rank1.pairs.empty());
+  ASSERT_EQ(sent.first, 6 * sizeof(PairResult) / sizeof(float));
+  ASSERT_EQ(sent.count, 4 * sizeof(PairResult) / sizeof(float));
   SignificantOptions root = o;
-  root.sum_to_root = [&](float* data, std::size_t count) {
-    const float* theirs = reinterpret_cast<const float*>(rank1.pairs.data());
-    for (std::size_t k = 0; k < count; ++k) data[k] += theirs[k];
+  root.gather_to_root = [&](const float* local, std::size_t rows, std::size_t first, std::size_t count, float* full,
+                            std::size_t row_length) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      std::copy(local + r * count, local + (r + 1) * count, full + r * row_length + first);
+      std::copy(sent.block.begin() + r * sent.count, sent.block.begin() + (r + 1) * sent.count,
+                full + r * row_length + sent.first);
+    }
   };
   const SignificantResult merged = this->run(set, root, 0, 6);
   ASSERT_EQ(merged.cc, whole.cc); // a pair's result does not depend on the batch it ran in

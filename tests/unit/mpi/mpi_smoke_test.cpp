@@ -107,6 +107,25 @@ int main(int argc, char** argv) {
     else
       check(names.empty(), "gather result only on root");
 
+    // 5. Column blocks of a 13 x 1001 matrix onto the last rank: rank k holds split_range's
+    //    columns, value = 1000 * row + column + 0.5; 40 floats per message splits the rows of
+    //    every block into several messages.
+    const std::size_t rows = 13, cols = 1001;
+    const Range mine_cols = split_range(cols, rank, size);
+    std::vector<float> block(rows * mine_cols.size());
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < mine_cols.size(); ++c)
+        block[r * mine_cols.size() + c] = static_cast<float>(1000 * r + mine_cols.begin + c) + 0.5f;
+    for (std::size_t chunk : {std::size_t(0), std::size_t(40)}) {
+      std::vector<float> full(rank == from ? rows * cols : 0, -1.0f);
+      gather_columns(block.data(), rows, mine_cols.begin, mine_cols.size(), full.data(), cols, from, session.comm(), chunk);
+      if (rank != from) continue;
+      bool ok = true;
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c) ok = ok && full[r * cols + c] == static_cast<float>(1000 * r + c) + 0.5f;
+      check(ok, "gather_columns assembles the matrix (chunk " + std::to_string(chunk) + ")");
+    }
+
     double failures = g_failures;
     allreduce_sum_in_place(&failures, 1, session.comm());
     if (session.is_root())

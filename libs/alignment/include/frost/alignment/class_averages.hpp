@@ -24,25 +24,35 @@ struct ClassAverages {
 ClassAverages class_averages(View<const float> images, const std::vector<Assignment>& rows,
                              const std::vector<PairResult>& results, std::size_t n_ref);
 
+/// The result of each row: row_results[k] = results[rows[k].reference · n_img + rows[k].image].
+std::vector<PairResult> row_results(const std::vector<Assignment>& rows, const std::vector<PairResult>& results,
+                                    std::size_t n_img);
+
 /// @brief The same averages from images given in batches (docs/align_significant.md#streaming-the-images):
 /// add() each batch once, in any order, then finish(). The sums are those of class_averages, term
-/// for term, when the batches come in image order.
+/// for term, when the batches come in image order. Under MPI every rank builds the averager from
+/// every row, adds only its own images, and the ranks' sums() are summed onto the root before
+/// its finish() (docs/align_significant.md#mpi).
 class ClassAverager {
 public:
-  /// `results` (n_ref x n_img) and `rows` must outlive the averager.
+  /// `rows` and `results` (the result of each row, as row_results gives it) must outlive the
+  /// averager; the images of the run are 0 .. n_img - 1.
   ClassAverager(int size, const std::vector<Assignment>& rows, const std::vector<PairResult>& results,
                 std::size_t n_ref, std::size_t n_img);
   /// Images first .. first + batch.n - 1 of the run ({X, X, 1, count}).
   void add(View<const float> batch, std::size_t first);
+  /// The weighted sums, n_ref x X² doubles, reference-major: the images added here so far.
+  std::vector<double>& sums() noexcept { return sums_; }
   ClassAverages finish() const;
 
 private:
   int x_;
   std::size_t n_ref_, n_img_;
+  const std::vector<Assignment>& rows_;
   const std::vector<PairResult>& results_;
-  std::vector<std::vector<const Assignment*>> by_ref_; ///< each reference's rows, in image order
-  std::vector<double> sums_;                           ///< n_ref x X² weighted sums
-  std::vector<double> weights_;                        ///< Σ w per reference
+  std::vector<std::vector<std::size_t>> by_ref_; ///< each reference's rows (indices), in image order
+  std::vector<double> sums_;                     ///< n_ref x X² weighted sums
+  std::vector<double> weights_;                  ///< Σ w per reference
 };
 
 } // namespace frost::align

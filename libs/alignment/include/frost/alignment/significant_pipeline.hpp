@@ -47,15 +47,20 @@ struct SignificantOptions {
   /// True on the rank that scores and writes (rank 0); the others stop after the merge.
   bool root = true;
   PairsDone progress;
-  /// Sums `count` floats over the MPI ranks into the root's copy; empty in a single process.
-  std::function<void(float* data, std::size_t count)> sum_to_root;
+  /// Assembles the ranks' column blocks of a row-major matrix of floats on the root (the
+  /// contract of frost::mpi::gather_columns: this rank's block `local`, rows x count, holds the
+  /// columns [first, first + count) of every row; the root's `full` has rows x row_length);
+  /// empty in a single process. When set, every rank aligns into its own block only.
+  std::function<void(const float* local, std::size_t rows, std::size_t first, std::size_t count, float* full,
+                     std::size_t row_length)>
+      gather_to_root;
   /// Names image i and reference r (indices of the run) in the error a non-finite pair raises;
   /// empty: the indices.
   std::function<std::string(std::size_t reference, std::size_t image)> describe_pair;
 };
 
 struct SignificantResult {
-  /// results[r * n_images + i]; on a rank other than the root only its own images are set.
+  /// results[r * n_images + i] on the root; empty on the other ranks.
   std::vector<PairResult> pairs;
   std::vector<float> cc;          ///< the root's N_ref x N_img CCs (row = reference)
   std::vector<Assignment> rows;   ///< the root's kept pairs, images in input order

@@ -30,6 +30,16 @@ void allreduce_sum_in_place(float* data, std::size_t count, MPI_Comm comm = MPI_
 void allreduce_sum_in_place(double* data, std::size_t count, MPI_Comm comm = MPI_COMM_WORLD,
                             std::size_t max_chunk = 0);
 
+/// @brief Assembles a row-major matrix of `rows` rows of `row_length` floats on `root` from its
+/// column blocks: every rank holds the columns [first, first + count) of every row, contiguous
+/// (`local`, rows x count; count may be 0); on `root`, `full` (rows x row_length) receives every
+/// rank's block in place, its own included. The root receives each float once and the other ranks
+/// never hold more than their block, unlike a sum of whole matrices. Blocks must not overlap;
+/// columns no rank holds are left as they were. `full` is ignored on the other ranks.
+/// `max_chunk` = floats per message (0: the default).
+void gather_columns(const float* local, std::size_t rows, std::size_t first, std::size_t count, float* full,
+                    std::size_t row_length, int root, MPI_Comm comm = MPI_COMM_WORLD, std::size_t max_chunk = 0);
+
 /// @brief Copies `bytes` bytes from `root` to every rank.
 void broadcast_bytes(void* data, std::size_t bytes, int root, MPI_Comm comm = MPI_COMM_WORLD);
 
