@@ -64,10 +64,11 @@ ImageTable read_image_table(const std::string& spec, double pixel_option) {
       }
     }
   }
+  meta::DataPathResolver resolve(parts.file);
   if (block.rows() > 0)
     for (const std::string& name : block.strings("image")) {
       meta::ImageLocation loc = meta::parse_image_location(name);
-      loc.path = meta::resolve_data_path(loc.path, parts.file);
+      loc.path = resolve(loc.path);
       t.images.push_back(meta::format_image_location(loc));
     }
   t.rows = std::move(block);

@@ -133,6 +133,7 @@ ParticleTable read_particle_table(const std::string& path, const ParticleTableOp
       throw_input_error(path, "CTF correction needs the pixel size: give --sampling or an optics table");
   }
 
+  meta::DataPathResolver resolve(path);
   for (std::size_t i = 0; i < n; ++i) {
     if (enabled && (*enabled)[i] == -1) {
       ++table.disabled;
@@ -146,7 +147,7 @@ ParticleTable read_particle_table(const std::string& path, const ParticleTableOp
     p.row = i;
     const meta::ImageLocation loc = meta::parse_image_location(images[i]);
     meta::ImageLocation resolved = loc;
-    resolved.path = meta::resolve_data_path(loc.path, path);
+    resolved.path = resolve(loc.path);
     p.image = meta::format_image_location(resolved);
     p.pose = {poses.rot[i], poses.tilt[i], poses.psi[i]};
     p.shift_x = poses.shift_x[i];

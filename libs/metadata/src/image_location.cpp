@@ -88,6 +88,12 @@ std::string resolve_data_path(const std::string& path, const std::string& metada
   return path;
 }
 
+const std::string& DataPathResolver::operator()(const std::string& path) {
+  auto it = resolved_.find(path);
+  if (it == resolved_.end()) it = resolved_.emplace(path, resolve_data_path(path, metadata_, base_)).first;
+  return it->second;
+}
+
 std::string path_for_metadata(const std::string& path, const std::string& metadata_path) {
   if (path.empty() || path.front() == '/') return path;
   const std::string bare = strip_type_suffix(path);

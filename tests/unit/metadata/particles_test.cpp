@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cstdio>
 #include <cmath>
 
 #include "expect_error.hpp"
@@ -65,6 +66,21 @@ TEST(MetaImageLocation, RelativePathsFollowTheStarDirectoryThenTheWorkingDirecto
   write_text_file_atomic(work.file("stack.mrcs"), "other data set");
   EXPECT_EQ(resolve_data_path("stack.mrcs", star), dir.file("stack.mrcs"));
   ASSERT_EQ(::chdir(cwd), 0);
+}
+
+// A table's rows resolve each distinct path once (one lookup, not one per row): a stack removed
+// after its first row still resolves as it did, and another path is looked up afresh.
+TEST(MetaImageLocation, ResolverLooksUpEachPathOnce) {
+  test::TempDir dir;
+  write_text_file_atomic(dir.file("stack.mrcs"), "x");
+  DataPathResolver resolve(dir.file("particles.star"));
+  EXPECT_EQ(resolve("stack.mrcs"), dir.file("stack.mrcs"));
+  ASSERT_EQ(std::remove(dir.file("stack.mrcs").c_str()), 0);
+  EXPECT_EQ(resolve("stack.mrcs"), dir.file("stack.mrcs"));
+  EXPECT_EQ(resolve_data_path("stack.mrcs", dir.file("particles.star")), "stack.mrcs");
+  write_text_file_atomic(dir.file("other.mrcs"), "y");
+  EXPECT_EQ(resolve("other.mrcs"), dir.file("other.mrcs"));
+  EXPECT_EQ(resolve("missing.mrcs"), "missing.mrcs");
 }
 
 TEST(MetaImageLocation, PathsWrittenIntoMetadataResolveFromItsFolder) {

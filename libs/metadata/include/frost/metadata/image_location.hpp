@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace frost::meta {
@@ -51,6 +53,22 @@ enum class PathBase {
 /// The `:suffix` of Xmipp paths is ignored for the existence check and kept in the result.
 std::string resolve_data_path(const std::string& path, const std::string& metadata_path,
                               PathBase base = PathBase::Auto);
+
+/// @brief resolve_data_path() for the rows of one metadata file, each distinct path once: a stack
+/// that 200,000 rows name is looked up once, not 200,000 times (on a cluster's parallel file
+/// system every lookup is a request to its metadata server). A file that appears or disappears
+/// during the reading of the table does not change the answer for a path already resolved.
+class DataPathResolver {
+public:
+  explicit DataPathResolver(std::string metadata_path, PathBase base = PathBase::Auto)
+      : metadata_(std::move(metadata_path)), base_(base) {}
+  const std::string& operator()(const std::string& path);
+
+private:
+  std::string metadata_;
+  PathBase base_;
+  std::unordered_map<std::string, std::string> resolved_;
+};
 
 /// @brief The other way round: `path` (a data file as a program found it: absolute, or relative
 /// to the working directory) as it is written into the metadata file `metadata_path`. Absolute
