@@ -28,6 +28,7 @@
 #include "frost/reconstruction/backend.hpp"
 #include "frost/reconstruction/finalise.hpp"
 #include "frost/reconstruction/fsc.hpp"
+#include "frost/reconstruction/grid_support.hpp"
 #include "frost/reconstruction/reconstruct.hpp"
 #include "frost/tuning/options.hpp"
 #include "half_grid_reduce.hpp"
@@ -376,7 +377,7 @@ private:
     accumulator.reset();
 
     auto t_reduce = Clock::now();
-    app::reduce_to_root(half_grids);
+    app::reduce_to_root(half_grids, recon::half_grid_support_radius(layout, settings.blob.radius));
     times.reduce = since(t_reduce);
     if (rank != 0) return 0;
 

@@ -3,8 +3,11 @@
 // --max_resolution and --interp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
+#include "frost/reconstruction/grid_support.hpp"
 #include "frost/test/support.hpp"
 #include "recon_fixture.hpp"
 #include "recon_runs.hpp"
@@ -82,6 +85,48 @@ TEST(ReconstructModes, T12DynamicKernelMatchesLookupTable) {
   std::printf("T12 relative L2(dynamic, lookup) %.3g\n", rel);
   EXPECT_LE(rel, 5e-5);
   EXPECT_GT(rel, 0.0); // the two paths really differ (the setting is honoured)
+}
+
+
+// The support radius the MPI reduction relies on (docs/reconstruct_fourier.md#mpi-and-multi-gpu-reduction):
+// in the precise, fast and grid-symmetrised modes, with --max_resolution and a wider blob, no
+// voxel beyond recon::half_grid_support_radius holds data, and some voxel within 1.5 voxels of it
+// does (the bound is not loose).
+TEST(ReconstructModes, HalfGridsAreZeroBeyondTheSupportRadius) {
+  const auto& c = test::standard_case();
+  struct Mode {
+    const char* name;
+    bool fast;
+    recon::SymMode sym_mode;
+    const char* sym;
+    double fmax, blob;
+  };
+  for (const Mode& m : {Mode{"precise", false, recon::SymMode::Insert, "c1", 0.5, 1.9},
+                        Mode{"fast", true, recon::SymMode::Insert, "c1", 0.5, 1.9},
+                        Mode{"grid d2", false, recon::SymMode::Grid, "d2", 0.5, 1.9},
+                        Mode{"fast, 0.3, blob 2.5", true, recon::SymMode::Insert, "c1", 0.3, 2.5}}) {
+    auto settings = test::default_settings(c.box);
+    settings.fast = m.fast;
+    settings.sym_mode = m.sym_mode;
+    settings.max_resolution = m.fmax;
+    settings.blob.radius = m.blob;
+    const recon::GridLayout layout = recon::make_grid_layout(settings);
+    const double radius = recon::half_grid_support_radius(layout, settings.blob.radius);
+    const auto grids = test::accumulate_cpu(settings, geom::parse_symmetry(m.sym), c.views, c.stack);
+    const recon::HalfGrid& g = grids.at(0);
+    double farthest = 0;
+    for (int z = 0; z <= g.M; ++z)
+      for (int y = 0; y <= g.M; ++y)
+        for (int x = 0; x <= g.M / 2; ++x) {
+          const std::int64_t i = g.index(x, y, z);
+          if (g.weight[i] == 0 && g.data[2 * i] == 0 && g.data[2 * i + 1] == 0) continue;
+          const double ky = y - g.M / 2, kz = z - g.M / 2;
+          farthest = std::max(farthest, std::sqrt(double(x) * x + ky * ky + kz * kz));
+        }
+    std::printf("%s: farthest voxel with data %.2f, support radius %.2f\n", m.name, farthest, radius);
+    EXPECT_LE(farthest, radius) << m.name;
+    EXPECT_GE(farthest, radius - 1.5) << m.name;
+  }
 }
 
 } // namespace
