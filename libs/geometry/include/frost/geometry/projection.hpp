@@ -48,10 +48,52 @@ FROST_HD inline bool clip_ray_axis(C b, C d, index_t n, C& lo, C& hi) {
   return lo <= hi;
 }
 
+/// trilinear() where every neighbour is known to be inside the volume (floor(x) in [0, nx − 2], and
+/// so on): the same products and sums in the same order, without the bounds tests.
+template <class T, class C>
+FROST_HD inline T trilinear_inside(View<const T> vol, C x, C y, C z) {
+  const C fx = hdm::floor_(x), fy = hdm::floor_(y), fz = hdm::floor_(z);
+  C wx[2], wy[2], wz[2];
+  linear_weights(x - fx, wx);
+  linear_weights(y - fy, wy);
+  linear_weights(z - fz, wz);
+  const index_t sx = vol.shape.x, sxy = vol.shape.x * vol.shape.y;
+  const T* p = vol.data + static_cast<index_t>(fz) * sxy + static_cast<index_t>(fy) * sx + static_cast<index_t>(fx);
+  C acc = 0;
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 2; ++j) {
+      const C wjk = wy[j] * wz[k];
+      const T* row = p + k * sxy + j * sx;
+      for (int i = 0; i < 2; ++i) acc += wx[i] * wjk * static_cast<C>(row[i]);
+    }
+  return static_cast<T>(acc);
+}
+
+/// Narrows [lo, hi] to the t where b + t·d lies in [0, n − 1) with a margin, where all eight
+/// neighbours of a sample are inside; an axis with |d| < 1e-6 keeps its range when b stays in
+/// there over every step of the ray (`half_length`), else empties it.
+template <class C>
+FROST_HD inline void interior_ray_axis(C b, C d, index_t n, index_t half_length, C& lo, C& hi) {
+  if (d > C(1e-6) || d < C(-1e-6)) {
+    C a = (C(0) - b) / d, c = (static_cast<C>(n - 1) - b) / d;
+    if (a > c) {
+      const C swap = a;
+      a = c;
+      c = swap;
+    }
+    lo = a + C(1) > lo ? a + C(1) : lo;
+    hi = c - C(1) < hi ? c - C(1) : hi;
+  } else {
+    const C drift = static_cast<C>(half_length + 1) * C(1e-6) + C(1e-9);
+    if (!(b - drift >= C(0) && b + drift < static_cast<C>(n - 1))) hi = lo - C(1);
+  }
+}
+
 /// One ray: Σ_{t=−L..L} trilinear(V, Aᵀ·(x, y, t) + c), with (x, y) centred image coordinates
 /// (shift already removed), At = Aᵀ and c = (nx/2, ny/2, nz/2). Only the steps whose sample can
 /// be inside the volume are taken (one more at each end against rounding): the others add exact
-/// zeros, so the sum is the full one, bit for bit, at about half the steps.
+/// zeros, so the sum is the full one, bit for bit, at about half the steps. Steps a margin away
+/// from the volume's faces sample with trilinear_inside, the same arithmetic without bounds tests.
 template <class T, class C>
 FROST_HD inline C project_ray(View<const T> vol, const Mat3<C>& At, C x, C y, index_t half_length) {
   const C cx = static_cast<C>(vol.shape.x / 2), cy = static_cast<C>(vol.shape.y / 2),
@@ -65,12 +107,29 @@ FROST_HD inline C project_ray(View<const T> vol, const Mat3<C>& At, C x, C y, in
   if (!clip_ray_axis(bx, dx, vol.shape.x, lo, hi) || !clip_ray_axis(by, dy, vol.shape.y, lo, hi) ||
       !clip_ray_axis(bz, dz, vol.shape.z, lo, hi))
     return C(0);
-  const index_t first = static_cast<index_t>(hdm::floor_(lo)) - 1, last = static_cast<index_t>(hdm::floor_(hi)) + 1;
-  C acc = 0;
-  for (index_t k = first < -half_length ? -half_length : first; k <= (last > half_length ? half_length : last); ++k) {
-    const C t = static_cast<C>(k);
-    acc += static_cast<C>(trilinear(vol, bx + t * dx, by + t * dy, bz + t * dz));
+  index_t first = static_cast<index_t>(hdm::floor_(lo)) - 1, last = static_cast<index_t>(hdm::floor_(hi)) + 1;
+  first = first < -half_length ? -half_length : first;
+  last = last > half_length ? half_length : last;
+  // The interior steps [in_first, in_last] (empty when in_first > in_last), within [first, last].
+  C ilo = static_cast<C>(first), ihi = static_cast<C>(last);
+  interior_ray_axis(bx, dx, vol.shape.x, half_length, ilo, ihi);
+  interior_ray_axis(by, dy, vol.shape.y, half_length, ilo, ihi);
+  interior_ray_axis(bz, dz, vol.shape.z, half_length, ilo, ihi);
+  index_t in_first = last + 1, in_last = last;
+  if (ilo <= ihi) {
+    in_first = static_cast<index_t>(hdm::floor_(ilo)) + 1;
+    in_last = static_cast<index_t>(hdm::floor_(ihi));
+    if (in_first > in_last) in_first = last + 1, in_last = last;
   }
+  C acc = 0;
+  const auto at = [&](index_t k, bool inside) {
+    const C t = static_cast<C>(k);
+    const C px = bx + t * dx, py = by + t * dy, pz = bz + t * dz;
+    acc += static_cast<C>(inside ? trilinear_inside(vol, px, py, pz) : trilinear(vol, px, py, pz));
+  };
+  for (index_t k = first; k < in_first && k <= last; ++k) at(k, false);
+  for (index_t k = in_first; k <= in_last; ++k) at(k, true);
+  for (index_t k = (in_last >= in_first ? in_last + 1 : last + 1); k <= last; ++k) at(k, false);
   return acc;
 }
 
