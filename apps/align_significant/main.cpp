@@ -278,7 +278,8 @@ private:
     // most two batches of them are in memory.
     const long long batch_option = params().get_int("--stream-batch");
     const std::size_t batch = batch_option > 0 ? static_cast<std::size_t>(batch_option) : align::stream_batch_images(even);
-    check_sizes(even, n_ref, n_img, std::min(mine.size(), 2 * batch), volume_mode);
+    // Under MPI a rank other than 0 holds the results of its own images only.
+    check_sizes(even, n_ref, rank == 0 ? n_img : mine.size(), std::min(mine.size(), 2 * batch), volume_mode);
 
     // Every output of the run appears together at the end, or none does (docs/conventions.md#atomic-writes).
     std::optional<OutputSet> output_set;
@@ -458,8 +459,9 @@ private:
   }
 
   /// Size-like options against the input, before anything large is allocated.
-  /// `n_resident`: the images in memory at once (two batches at most).
-  void check_sizes(int even, std::size_t n_ref, std::size_t n_img, std::size_t n_resident, bool volume_mode) const {
+  /// `n_results`: the images whose results this process holds (all on rank 0, its own on the
+  /// other ranks); `n_resident`: the images in memory at once (two batches at most).
+  void check_sizes(int even, std::size_t n_ref, std::size_t n_results, std::size_t n_resident, bool volume_mode) const {
     const long long search = params().get_int("--shift-search");
     if (search > even / 2)
       throw_usage_error("--shift-search " + std::to_string(search) + " px is more than half the image size (" +
@@ -468,7 +470,7 @@ private:
     // batch), CCs and weights must fit in this machine's memory; otherwise the run would end in
     // an out-of-memory error or swap for hours.
     const double pixels = double(even) * even;
-    const double pairs = double(n_ref) * double(n_img);
+    const double pairs = double(n_ref) * double(n_results);
     const double need = 4 * pixels * double(n_ref + n_resident) + pairs * (2 * sizeof(align::PairResult) + 2 * sizeof(float));
     const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
     const double have = pages > 0 && page > 0 ? double(pages) * double(page) : 0;
@@ -477,7 +479,7 @@ private:
       throw Error(ExitCode::Runtime,
                   std::to_string(n_ref) + " references" +
                       (volume_mode ? " (--sampling " + meta::format_shortest(params().get_real("--sampling")) + ")" : "") +
-                      " x " + std::to_string(n_img) + " images of " + std::to_string(even) + " px need about " + gib(need) +
+                      " x " + std::to_string(n_results) + " images of " + std::to_string(even) + " px need about " + gib(need) +
                       " GiB of host memory, more than this machine has (" + gib(have) + " GiB)" +
                       (volume_mode ? "; use a coarser --sampling" : "; split the images over MPI ranks or runs"));
     }
