@@ -467,6 +467,27 @@ TEST_F(AlignApp, TwoMpiRanksGiveTheSingleRankFile) {
   }
   EXPECT_GT(largest, 0.0); // the averages are not all empty
 }
+
+// More ranks than images: ranks without images send empty blocks and add nothing to the averages,
+// and the run still gives the single-process rows and class averages.
+TEST_F(AlignApp, MoreMpiRanksThanImages) {
+  std::ifstream in(file("imgs.xmd"));
+  std::ofstream two(file("two.xmd"));
+  int rows = 0;
+  for (std::string line; std::getline(in, line);) {
+    const bool row = line.find('@') != std::string::npos;
+    if (!row || rows < 2) two << line << "\n";
+    rows += row;
+  }
+  two.close();
+  const std::string args = "-i " + file("two.xmd") + " -r " + file("refs.xmd") + " -o angles.xmd --oUpdatedRefs classes --odir ";
+  ASSERT_EQ(align(args + file("two_one")), 0);
+  ASSERT_EQ(run_cmd(std::string(FROST_MPIEXEC) + " -np 4 " + FROST_ALIGN_EXE + " --device cpu --thr 1 " + args + file("two_four")), 0);
+  EXPECT_EQ(slurp(file("two_one/angles.xmd")), slurp(file("two_four/angles.xmd")));
+  const io::LoadedImage one = io::read_stack(file("two_one/classes.stk")), four = io::read_stack(file("two_four/classes.stk"));
+  ASSERT_EQ(one.image.shape(), four.image.shape());
+  for (index_t k = 0; k < one.image.size(); ++k) EXPECT_NEAR(one.image[k], four.image[k], 1e-5 * (1 + std::abs(one.image[k])));
+}
 #endif
 
 } // namespace
