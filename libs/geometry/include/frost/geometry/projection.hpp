@@ -29,19 +29,29 @@ FROST_HD inline index_t projection_half_length(const Shape& vol) {
   return static_cast<index_t>(hdm::sqrt_(d2) * 0.5) + 2;
 }
 
+/// The t where low < b + t·d < high along one axis, as [a, c]; false (and nothing set) for an axis
+/// the ray nearly follows across (|d| < 1e-6), where the rounding of b + t·d could move a sample
+/// in or out far from such a bound.
+template <class C>
+FROST_HD inline bool ray_axis_span(C b, C d, C low, C high, C& a, C& c) {
+  if (!(d > C(1e-6) || d < C(-1e-6))) return false;
+  a = (low - b) / d;
+  c = (high - b) / d;
+  if (a > c) {
+    const C swap = a;
+    a = c;
+    c = swap;
+  }
+  return true;
+}
+
 /// Narrows [lo, hi] to the t where b + t·d lies in (−1, n), the only place a trilinear sample
-/// along that axis can be non-zero; false when no t is left. An axis the ray nearly follows across
-/// (|d| < 1e-6) is not used: there the rounding of b + t·d could move a sample in or out of the
-/// volume far from the computed bound, and the other axes (|d| ≥ 1/√3 for one of them) bound t.
+/// along that axis can be non-zero; false when no t is left. An axis with |d| < 1e-6 is not used:
+/// the other axes (|d| ≥ 1/√3 for one of them) bound t.
 template <class C>
 FROST_HD inline bool clip_ray_axis(C b, C d, index_t n, C& lo, C& hi) {
-  if (d > C(1e-6) || d < C(-1e-6)) {
-    C a = (C(-1) - b) / d, c = (static_cast<C>(n) - b) / d;
-    if (a > c) {
-      const C swap = a;
-      a = c;
-      c = swap;
-    }
+  C a, c;
+  if (ray_axis_span(b, d, C(-1), static_cast<C>(n), a, c)) {
     lo = a > lo ? a : lo;
     hi = c < hi ? c : hi;
   }
@@ -74,13 +84,8 @@ FROST_HD inline T trilinear_inside(View<const T> vol, C x, C y, C z) {
 /// there over every step of the ray (`half_length`), else empties it.
 template <class C>
 FROST_HD inline void interior_ray_axis(C b, C d, index_t n, index_t half_length, C& lo, C& hi) {
-  if (d > C(1e-6) || d < C(-1e-6)) {
-    C a = (C(0) - b) / d, c = (static_cast<C>(n - 1) - b) / d;
-    if (a > c) {
-      const C swap = a;
-      a = c;
-      c = swap;
-    }
+  C a, c;
+  if (ray_axis_span(b, d, C(0), static_cast<C>(n - 1), a, c)) {
     lo = a + C(1) > lo ? a + C(1) : lo;
     hi = c - C(1) < hi ? c - C(1) : hi;
   } else {
@@ -110,7 +115,7 @@ FROST_HD inline C project_ray(View<const T> vol, const Mat3<C>& At, C x, C y, in
   index_t first = static_cast<index_t>(hdm::floor_(lo)) - 1, last = static_cast<index_t>(hdm::floor_(hi)) + 1;
   first = first < -half_length ? -half_length : first;
   last = last > half_length ? half_length : last;
-  // The interior steps [in_first, in_last] (empty when in_first > in_last), within [first, last].
+  // The interior steps [in_first, in_last] within [first, last]; empty as [last + 1, last].
   C ilo = static_cast<C>(first), ihi = static_cast<C>(last);
   interior_ray_axis(bx, dx, vol.shape.x, half_length, ilo, ihi);
   interior_ray_axis(by, dy, vol.shape.y, half_length, ilo, ihi);
@@ -127,9 +132,9 @@ FROST_HD inline C project_ray(View<const T> vol, const Mat3<C>& At, C x, C y, in
     const C px = bx + t * dx, py = by + t * dy, pz = bz + t * dz;
     acc += static_cast<C>(inside ? trilinear_inside(vol, px, py, pz) : trilinear(vol, px, py, pz));
   };
-  for (index_t k = first; k < in_first && k <= last; ++k) at(k, false);
+  for (index_t k = first; k < in_first; ++k) at(k, false);
   for (index_t k = in_first; k <= in_last; ++k) at(k, true);
-  for (index_t k = (in_last >= in_first ? in_last + 1 : last + 1); k <= last; ++k) at(k, false);
+  for (index_t k = in_last + 1; k <= last; ++k) at(k, false);
   return acc;
 }
 
