@@ -31,10 +31,11 @@ struct Block {
   std::vector<PairResult> pairs;
   std::size_t first = 0, stride = 0;
   PairResult& at(std::size_t r, std::size_t i) { return pairs[r * stride + (i - first)]; }
+  const PairResult& at(std::size_t r, std::size_t i) const { return pairs[r * stride + (i - first)]; }
 };
 
 /// Checks the pairs of images first .. first + count - 1.
-void check_pairs(Block& block, std::size_t n_ref, std::size_t first, std::size_t count,
+void check_pairs(const Block& block, std::size_t n_ref, std::size_t first, std::size_t count,
                  const SignificantOptions& options) {
   for (std::size_t r = 0; r < n_ref; ++r)
     for (std::size_t i = first; i < first + count; ++i) {
