@@ -24,7 +24,16 @@ CudaAccumulator::CudaAccumulator(const recon::ReconstructionSettings& settings, 
   // anything is allocated.
   check_cubes_fit(devices, spec_.layout, spec_.grids, spec_.table.values().size() * sizeof(float));
 
-  for (int id : devices) devices_.emplace_back(id, spec_);
+  const std::size_t table_bytes = spec_.table.values().size() * sizeof(float);
+  folds_enabled_ = periodic_folds_fit(devices, spec_.layout, spec_.grids, table_bytes);
+  if (!folds_enabled_)
+    log_detail("CUDA accumulator: no room for the double half grids of the periodic fold; the cubes sum in float "
+               "until the finish");
+  for (int id : devices) {
+    devices_.emplace_back(id, spec_);
+    launch_locks_.push_back(std::make_unique<std::shared_mutex>());
+  }
+  since_fold_.assign(devices_.size() * static_cast<std::size_t>(spec_.grids), 0);
   for (std::size_t d = 0; d < devices_.size(); ++d)
     for (int s = 0; s < spec_.streams; ++s) {
       DeviceGuard guard(devices_[d].id); // stream and events belong to the current device
@@ -72,6 +81,7 @@ void CudaAccumulator::insert(const recon::SampleBatch& batch, int grid, int lane
   L.reserve(batch, layout, D.id);
   const cudaStream_t s = L.stream.get();
   const int spaces = batch.space_count();
+  std::shared_lock<std::shared_mutex> launching(*launch_locks_[static_cast<std::size_t>(L.device)]);
 
   // Which launch (the fixed one, or the device tuner's step) and, during tuning, the locks.
   DeviceTuning* tuning = tuning_.empty() ? nullptr : tuning_[static_cast<std::size_t>(L.device)].get();
@@ -93,6 +103,7 @@ void CudaAccumulator::insert(const recon::SampleBatch& batch, int grid, int lane
   }
   L.current = 1 - k;
   if (turn.shared) turn.shared.unlock();
+  launching.unlock();
 
   // The loader may refill the batch once the copies are done; the kernel keeps running.
   L.wait_for_copies();
@@ -103,6 +114,44 @@ void CudaAccumulator::insert(const recon::SampleBatch& batch, int grid, int lane
   L.counters.images += batch.size();
   L.counters.spaces += spaces;
   L.counters.upload_bytes += bytes;
+  if (count_spaces(L.device, grid, spaces)) fold_periodically(L.device, grid);
+}
+
+bool CudaAccumulator::count_spaces(int d, int g, std::int64_t spaces) {
+  if (fold_period_ <= 0) return false;
+  std::lock_guard<std::mutex> lock(fold_count_mutex_);
+  if (!folds_enabled_) return false;
+  std::int64_t& n = since_fold_[static_cast<std::size_t>(d * spec_.grids + g)];
+  n += spaces;
+  return n >= fold_period_;
+}
+
+void CudaAccumulator::fold_periodically(int d, int g) {
+  std::unique_lock<std::shared_mutex> exclusive(*launch_locks_[static_cast<std::size_t>(d)]);
+  {
+    std::lock_guard<std::mutex> lock(fold_count_mutex_);
+    std::int64_t& n = since_fold_[static_cast<std::size_t>(d * spec_.grids + g)];
+    if (n < fold_period_) return; // another lane of this device folded it meanwhile
+    n = 0;
+  }
+  DeviceState& D = devices_[static_cast<std::size_t>(d)];
+  DeviceGuard guard(D.id);
+  for (auto& lane : lanes_)
+    if (lane->device == d) lane->stream.synchronize(); // every kernel that adds into the cube is done
+  const bool first = D.folded[static_cast<std::size_t>(g)].size() == 0;
+  try {
+    fold_into_device_half(D, g, spec_);
+  } catch (const Error& e) {
+    if (!first || D.folded[static_cast<std::size_t>(g)].size() != 0) throw;
+    // The double half grid could not be allocated (the plan had room; something else took it).
+    std::lock_guard<std::mutex> lock(fold_count_mutex_);
+    folds_enabled_ = false;
+    log_warning(std::string("CUDA accumulator: the periodic fold is off (") + e.what() +
+                "); the cubes sum in float until the finish");
+    return;
+  }
+  std::lock_guard<std::mutex> lock(fold_count_mutex_);
+  ++periodic_folds_;
 }
 
 void CudaAccumulator::finish(std::vector<recon::HalfGrid>& out) {
@@ -136,6 +185,9 @@ void CudaAccumulator::finish_symmetrised(std::vector<recon::HalfGrid>& out,
 
 recon::FullGrid CudaAccumulator::download_cube(int g) {
   if (finished_) FROST_THROW(ExitCode::Usage, "CUDA accumulator: cube requested after finish()");
+  for (const auto& d : devices_)
+    if (d.folded[static_cast<std::size_t>(g)].size() != 0)
+      FROST_THROW(ExitCode::Usage, "CUDA accumulator: the cube was folded periodically; set a fold period of 0");
   FROST_EXPECTS(g >= 0 && g < spec_.grids, "grid >= 0 && grid < grids");
   synchronize_lanes();
   recon::FullGrid sum(spec_.layout);
@@ -187,6 +239,7 @@ CudaInsertStats CudaAccumulator::stats() const {
     s.upload_bytes += l->counters.upload_bytes;
     s.insert_wait_s += l->counters.wait_s;
   }
+  s.periodic_folds = periodic_folds_;
   s.download_s = times_.download_s;
   s.host_finish_s = times_.host_finish_s;
   s.tuning = tuning_summary_;

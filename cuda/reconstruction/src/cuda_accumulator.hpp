@@ -5,7 +5,9 @@
 // host's (device_fold.hpp, plane_download.hpp). The memory plan is memory_plan.hpp, dynamic
 // launch tuning dynamic_launch.hpp.
 #include <memory>
+#include <cstdint>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -66,6 +68,11 @@ private:
   /// Checks `out`, waits for every lane and frees the batches' device buffers (they make room
   /// for the finish's buffers). Once per accumulator.
   void release_batches(const std::vector<recon::HalfGrid>& out);
+  /// Counts `spaces` into grid g of device d; true when that cube is due for a periodic fold.
+  bool count_spaces(int d, int g, std::int64_t spaces);
+  /// The periodic fold of grid g on device d (docs/reconstruct_fourier.md#long-sums): holds back
+  /// that device's launches, waits for its lanes and folds the cube into its double half grid.
+  void fold_periodically(int d, int g);
   void end_finish();
   std::vector<int> device_ids() const;
 
@@ -77,6 +84,12 @@ private:
   PlaneDownload download_;
   std::vector<DeviceState> devices_;
   std::vector<std::unique_ptr<Lane>> lanes_;
+  /// Per device: insert() enqueues its launch holding this shared, a periodic fold exclusive.
+  std::vector<std::unique_ptr<std::shared_mutex>> launch_locks_;
+  std::mutex fold_count_mutex_;          ///< guards since_fold_ and folds_enabled_
+  std::vector<std::int64_t> since_fold_; ///< per device x grid: spaces since the cube's last fold
+  bool folds_enabled_ = true;            ///< false when the double half grids do not fit
+  std::int64_t periodic_folds_ = 0;
   bool finished_ = false;
   bool batches_released_ = false;
   FinishTimes times_;

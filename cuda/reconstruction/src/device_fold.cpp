@@ -31,11 +31,47 @@ PlaneDownload::Produce planes_of(const Args& args, void (*launch)(const Args&, c
   };
 }
 
+/// The remaining cube folded into the device's double half grid (after periodic folds).
+void fold_rest(DeviceState& device, int g, const AccumulatorSpec& spec) {
+  Stream stream;
+  launch_fold_add(fold_args(device, g, spec), device.folded[static_cast<std::size_t>(g)].data(), stream.get());
+  stream.synchronize();
+}
+
 } // namespace
+
+void fold_into_device_half(DeviceState& device, int g, const AccumulatorSpec& spec) {
+  DeviceGuard guard(device.id);
+  const std::size_t i = static_cast<std::size_t>(g);
+  Stream stream;
+  if (device.folded[i].size() == 0) {
+    device.folded[i] = DeviceBuffer<double>(3 * static_cast<std::size_t>(spec.layout.half_voxels()));
+    device.folded[i].zero_async(stream.get());
+  }
+  launch_fold_add(fold_args(device, g, spec), device.folded[i].data(), stream.get());
+  device.g[i].zero_async(stream.get());
+  device.w[i].zero_async(stream.get());
+  stream.synchronize();
+}
 
 void fold_to_host(DeviceState& device, int g, const AccumulatorSpec& spec, recon::HalfGrid& out,
                   PlaneDownload& download, FinishTimes& times) {
-  download.to_host(device.id, spec.layout, out, planes_of(fold_args(device, g, spec), &launch_fold), times);
+  const std::size_t i = static_cast<std::size_t>(g);
+  if (device.folded[i].size() == 0) {
+    download.to_host(device.id, spec.layout, out, planes_of(fold_args(device, g, spec), &launch_fold), times);
+    return;
+  }
+  DeviceGuard guard(device.id);
+  auto t0 = Clock::now();
+  fold_rest(device, g, spec);
+  times.download_s += seconds_since(t0);
+  const double* half = device.folded[i].data();
+  const int M = spec.layout.M;
+  download.to_host(device.id, spec.layout, out,
+                   [half, M](int z0, int nz, float* dst, cudaStream_t stream) {
+                     launch_half_to_float(half, M, z0, nz, dst, stream);
+                   },
+                   times);
 }
 
 void fold_symmetrise_to_host(DeviceState& device, int g, const AccumulatorSpec& spec, recon::HalfGrid& out,
@@ -45,14 +81,26 @@ void fold_symmetrise_to_host(DeviceState& device, int g, const AccumulatorSpec& 
   auto t0 = Clock::now();
   const recon::GridLayout& layout = spec.layout;
   const std::size_t hv = static_cast<std::size_t>(layout.half_voxels());
-  DeviceBuffer<float> half(3 * hv); // (re, im) interleaved, then the weights: launch_fold's layout
-  {
+  const std::size_t i = static_cast<std::size_t>(g);
+  DeviceBuffer<float> half;
+  if (device.folded[i].size() == 0) {
+    half = DeviceBuffer<float>(3 * hv); // (re, im) interleaved, then the weights: launch_fold's layout
     Stream stream;
     FoldArgs a = fold_args(device, g, spec);
     a.z0 = 0;
     a.nz = layout.side();
     a.out = half.data();
     launch_fold(a, stream.get());
+    launch_kx0_average(half.data(), half.data() + 2 * hv, layout.M, stream.get());
+    stream.synchronize();
+  } else {
+    // After periodic folds: the rest of the cube joins the double half grid, which is rounded
+    // to float once, where the cube alone would have been folded.
+    fold_rest(device, g, spec);
+    device.release_float_cube(g);
+    half = DeviceBuffer<float>(3 * hv);
+    Stream stream;
+    launch_half_to_float(device.folded[i].data(), layout.M, 0, layout.side(), half.data(), stream.get());
     launch_kx0_average(half.data(), half.data() + 2 * hv, layout.M, stream.get());
     stream.synchronize();
   }

@@ -11,8 +11,14 @@
 
 namespace frost::cuda::detail {
 
+/// The periodic fold (docs/reconstruct_fourier.md#long-sums): adds the fold of grid g's cube
+/// into the device's double half grid (made and zeroed on first use) and zeroes the cube. The
+/// caller has waited for every kernel that writes the cube; complete on return.
+void fold_into_device_half(DeviceState& device, int g, const AccumulatorSpec& spec);
+
 /// Folds grid g's cube on `device`, plane chunk by plane chunk, and adds the float half grid
-/// into `out` (double).
+/// into `out` (double). After periodic folds, the remaining cube is folded into the device's
+/// double half grid first, and that grid comes down rounded to float.
 void fold_to_host(DeviceState& device, int g, const AccumulatorSpec& spec, recon::HalfGrid& out,
                   PlaneDownload& download, FinishTimes& times);
 

@@ -21,6 +21,7 @@ DeviceState::DeviceState(int device, const AccumulatorSpec& spec) : id(device) {
   for (int i = 0; i < spec.grids; ++i) {
     g.emplace_back(2 * voxels);
     w.emplace_back(voxels);
+    folded.emplace_back();
     FROST_CUDA_CHECK(cudaMemset(g.back().data(), 0, g.back().bytes()));
     FROST_CUDA_CHECK(cudaMemset(w.back().data(), 0, w.back().bytes()));
   }
@@ -43,10 +44,16 @@ const DeviceBuffer<BrickTask>& DeviceState::brick_tasks(const recon::GridLayout&
   return it->second;
 }
 
-void DeviceState::release_cube(int grid) {
+void DeviceState::release_float_cube(int grid) {
   DeviceGuard guard(id);
   g[static_cast<std::size_t>(grid)] = DeviceBuffer<float>();
   w[static_cast<std::size_t>(grid)] = DeviceBuffer<float>();
+}
+
+void DeviceState::release_cube(int grid) {
+  release_float_cube(grid);
+  DeviceGuard guard(id);
+  folded[static_cast<std::size_t>(grid)] = DeviceBuffer<double>();
 }
 
 void DeviceState::release() noexcept {
@@ -55,6 +62,7 @@ void DeviceState::release() noexcept {
   tasks.clear();
   g.clear();
   w.clear();
+  folded.clear();
 }
 
 } // namespace frost::cuda::detail

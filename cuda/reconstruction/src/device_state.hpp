@@ -22,6 +22,9 @@ struct DeviceState {
   DeviceBuffer<float> table;
   DeviceBuffer<recon::BlobTap> taps;     ///< fast-mode convolution taps
   std::vector<DeviceBuffer<float>> g, w; ///< per grid: G (interleaved re, im) and W
+  /// Per grid: the double half grid the cube is folded into every so many spaces
+  /// (docs/reconstruct_fourier.md#long-sums); empty until the first periodic fold.
+  std::vector<DeviceBuffer<double>> folded;
   /// Brick launches: block lists keyed by (space count, largest frequency radius); never
   /// changed once made.
   std::map<std::pair<int, float>, DeviceBuffer<BrickTask>> tasks;
@@ -30,7 +33,9 @@ struct DeviceState {
   /// caller holds the lock that guards `tasks` and has this device current.
   const DeviceBuffer<BrickTask>& brick_tasks(const recon::GridLayout& layout, int space_count, float slab,
                                              float max_radius, int target_hits);
-  /// Frees grid g's cubes (once folded).
+  /// Frees grid g's float cubes (once folded).
+  void release_float_cube(int g);
+  /// Frees grid g's float cubes and its double half grid.
   void release_cube(int g);
   /// Frees every buffer; the caller has this device current. Never throws.
   void release() noexcept;

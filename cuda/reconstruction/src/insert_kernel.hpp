@@ -86,6 +86,14 @@ struct FoldArgs {
 /// Enqueues the finish kernel on `stream` (checked launch).
 void launch_fold(const FoldArgs& args, cudaStream_t stream);
 
+/// The periodic fold (docs/reconstruct_fourier.md#long-sums): adds the fold of the whole cube
+/// (args.z0, nz and out unused) into `out`, a device double half grid in launch_fold's layout
+/// (2 h interleaved values, then h weights, h = (M+1)^2 (M/2+1)). Checked launch on `stream`.
+void launch_fold_add(const FoldArgs& args, double* out, cudaStream_t stream);
+
+/// Planes [z0, z0 + nz) of such a double half grid, rounded to float as launch_fold writes a chunk.
+void launch_half_to_float(const double* half, int M, int z0, int nz, float* out, cudaStream_t stream);
+
 /// Enqueues step 3 of docs/reconstruct_fourier.md#finalisation (recon::average_kx0_pair) on a device
 /// half grid of side M + 1: data (re, im) interleaved and weights, the layout launch_fold writes.
 void launch_kx0_average(float* data, float* weight, int M, cudaStream_t stream);

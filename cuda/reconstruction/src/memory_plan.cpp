@@ -68,6 +68,18 @@ void check_cubes_fit(const std::vector<int>& devices, const recon::GridLayout& l
   }
 }
 
+bool periodic_folds_fit(const std::vector<int>& devices, const recon::GridLayout& layout, int grids,
+                        std::size_t table_bytes) {
+  const std::size_t need = cuda_cube_bytes(layout, grids) + table_bytes + kReserveBytes +
+                           static_cast<std::size_t>(grids) * static_cast<std::size_t>(layout.half_voxels()) * 3 *
+                               sizeof(double);
+  for (int id : devices) {
+    DeviceGuard guard(id);
+    if (need > memory_info().first) return false;
+  }
+  return true;
+}
+
 std::size_t half_grid_bytes(const recon::GridLayout& layout) {
   return static_cast<std::size_t>(layout.half_voxels()) * 3 * sizeof(float);
 }

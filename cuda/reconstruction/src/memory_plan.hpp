@@ -31,6 +31,11 @@ void check_device_list(const std::vector<int>& devices);
 void check_cubes_fit(const std::vector<int>& devices, const recon::GridLayout& layout, int grids,
                      std::size_t table_bytes);
 
+/// Whether every device has room, beside the cubes of `grids` grids, the table and the headroom,
+/// for the double half grids of the periodic fold (docs/reconstruct_fourier.md#long-sums).
+bool periodic_folds_fit(const std::vector<int>& devices, const recon::GridLayout& layout, int grids,
+                        std::size_t table_bytes);
+
 /// Bytes of one device half grid (float re, im, w per voxel).
 std::size_t half_grid_bytes(const recon::GridLayout& layout);
 

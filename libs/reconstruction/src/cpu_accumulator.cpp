@@ -92,6 +92,8 @@ public:
       : settings_(settings), layout_(layout), table_(settings.blob) {
     for (int g = 0; g < grids; ++g) {
       grids_.emplace_back(layout);
+      folded_.emplace_back();
+      since_fold_.push_back(0);
       queues_.emplace_back(kQueueBytes);
     }
   }
@@ -100,19 +102,22 @@ public:
     FROST_EXPECTS(grid >= 0 && grid < static_cast<int>(grids_.size()), "grid >= 0 && grid < static_cast<int>(grids_.size())");
     if (!bricked()) {
       insert_batch_cpu(batch, grids_[grid], settings_, table_);
-      return;
+    } else {
+      CpuSpaceQueue& q = queues_[grid];
+      q.append(batch);
+      if (q.full()) flush(grid);
     }
-    CpuSpaceQueue& q = queues_[grid];
-    q.append(batch);
-    if (q.full()) flush(grid);
+    since_fold_[grid] += batch.space_count();
+    if (fold_period_ > 0 && since_fold_[grid] >= fold_period_) fold_periodically(grid);
   }
   void finish(std::vector<HalfGrid>& out) override {
     FROST_EXPECTS(out.size() == grids_.size(), "out.size() == grids_.size()");
     for (std::size_t g = 0; g < grids_.size(); ++g) {
       flush(static_cast<int>(g));
-      if (settings_.fast) convolve_with_blob(grids_[g], table_);
-      fold_into(grids_[g], out[g]);
+      fold_cube(static_cast<int>(g), out[g]);
+      if (folded_[g].M > 0) out[g] += folded_[g];
       grids_[g] = FullGrid(); // release the cube
+      folded_[g] = HalfGrid();
     }
   }
   std::string describe() const override {
@@ -126,6 +131,20 @@ private:
   /// Spectra held back per grid before a brick pass (docs/reconstruct_fourier.md#the-cpu-gather-kernel).
   static constexpr std::size_t kQueueBytes = std::size_t(64) << 20;
   bool bricked() const { return settings_.interp == Interpolation::Lookup && !settings_.fast; }
+  /// Adds the (fast mode: blob-convolved) fold of the cube into `into`.
+  void fold_cube(int grid, HalfGrid& into) {
+    if (settings_.fast) convolve_with_blob(grids_[grid], table_);
+    fold_into(grids_[grid], into);
+  }
+  /// The periodic fold (docs/reconstruct_fourier.md#long-sums): the cube joins the double half
+  /// grid and starts again from zero.
+  void fold_periodically(int grid) {
+    flush(grid);
+    if (folded_[grid].M == 0) folded_[grid] = HalfGrid(layout_);
+    fold_cube(grid, folded_[grid]);
+    grids_[grid].clear();
+    since_fold_[grid] = 0;
+  }
   void flush(int grid) {
     CpuSpaceQueue& q = queues_[grid];
     if (q.empty()) return;
@@ -137,6 +156,8 @@ private:
   GridLayout layout_;
   BlobTable table_;
   std::vector<FullGrid> grids_;
+  std::vector<HalfGrid> folded_;          ///< per grid: the periodic folds' sum (M = 0 until the first)
+  std::vector<std::int64_t> since_fold_;  ///< per grid: spaces inserted since the last fold
   std::vector<CpuSpaceQueue> queues_;
 };
 

@@ -22,6 +22,15 @@ FullGrid& FullGrid::operator+=(const FullGrid& other) {
   return *this;
 }
 
+void FullGrid::clear() {
+  const index_t n = data.size();
+#pragma omp parallel for schedule(static)
+  for (index_t i = 0; i < n; ++i) {
+    data[i] = RealComplex(0, 0);
+    weight[i] = 0;
+  }
+}
+
 HalfGrid::HalfGrid(const GridLayout& layout)
     : M(layout.M), data(2 * static_cast<std::size_t>(layout.half_voxels())),
       weight(static_cast<std::size_t>(layout.half_voxels())) {

@@ -10,6 +10,7 @@
 // brick kernel, samples prepared on the CPU) and the device-specific tests (lanes, devices,
 // memory plan, tuning) are in cuda_reconstruction_test.cpp.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -76,6 +77,28 @@ protected:
       test::expect_g1_parity(name + " " + acc->describe(), got, cpu);
     } else {
       expect_identical(name, got, cpu);
+    }
+  }
+  /// A fold after every insert gives the map of a run that folds only at the finish, within the
+  /// rounding of the float sums it shortens (G3's bound): the precise, fast (convolve, then fold),
+  /// grid-symmetrised, half-map and two-lane paths.
+  void expect_periodic_folds_change_nothing(const std::string& name) {
+    test::ParityCase c = test::g1_case(name);
+    c.views = std::min(c.views, D::gpu ? 100 : 30);
+    const test::ReconData d = test::parity_data(c);
+    const ReconstructionSettings s = test::parity_settings(c, d.box);
+    auto every = backend(s, d.sym, c.grids, c.buffer, c.streams);
+    every->set_fold_period(1);
+    auto never = backend(s, d.sym, c.grids, c.buffer, c.streams);
+    never->set_fold_period(0);
+    const test::ReconRun a = test::run_reconstruction(s, d, *every, c.grids, c.buffer);
+    const test::ReconRun b = test::run_reconstruction(s, d, *never, c.grids, c.buffer);
+    ASSERT_EQ(a.maps.size(), b.maps.size());
+    for (std::size_t m = 0; m < a.maps.size(); ++m) {
+      const double l2 = test::relative_l2(a.maps[m], b.maps[m]);
+      std::printf("%s map %zu: folds every insert against none, rel L2 %.3g\n", name.c_str(), m, l2);
+      EXPECT_LE(l2, test::kG3RepeatTolerance) << name << " map " << m;
+      EXPECT_LE(test::grid_l2(a.grids[m], b.grids[m], true), test::kG3RepeatTolerance) << name << " W " << m;
     }
   }
   /// The maps of `grids` grids of 120 PH1 views (box 32, `sym`; subsets alternate) on the backend
@@ -147,6 +170,49 @@ TYPED_TEST(ReconstructionBackend, RepeatedRunsAgree) {
   } else {
     EXPECT_EQ(l2, 0.0);
   }
+}
+
+// ---- Long sums (docs/reconstruct_fourier.md#long-sums) ------------------------------------------
+
+TYPED_TEST(ReconstructionBackend, PeriodicFoldsChangeNothingPrecise) {
+  this->expect_periodic_folds_change_nothing("PreciseLookup");
+}
+TYPED_TEST(ReconstructionBackend, PeriodicFoldsChangeNothingFast) { this->expect_periodic_folds_change_nothing("Fast"); }
+TYPED_TEST(ReconstructionBackend, PeriodicFoldsChangeNothingGridSymmetry) {
+  this->expect_periodic_folds_change_nothing("SymIGrid");
+}
+TYPED_TEST(ReconstructionBackend, PeriodicFoldsChangeNothingHalfMapsOnTwoLanes) {
+  this->expect_periodic_folds_change_nothing("HalfMaps");
+  this->expect_periodic_folds_change_nothing("SmallBatchesTwoLanes");
+}
+
+// The same 2 views inserted 400 times: the exact grid is 400 times that of one pass. Summed in
+// float to the end, the rounding grows with the number of terms per voxel; folded into double
+// every 20 spaces, it stays that of 10 terms.
+TYPED_TEST(ReconstructionBackend, PeriodicFoldsBoundTheFloatSums) {
+  constexpr int kRepeats = 400;
+  test::ReconData once = test::make_recon_data("c1", 2, 41);
+  ReconstructionSettings s;
+  s.box = once.box;
+  test::ReconData many = test::make_recon_data("c1", 2, 41); // the same images (deterministic)
+  many.views.clear();
+  for (int r = 0; r < kRepeats; ++r) many.views.insert(many.views.end(), once.views.begin(), once.views.end());
+  auto one_pass = this->backend(s, "c1", 1, 25);
+  const test::ReconRun single = test::run_reconstruction(s, once, *one_pass, 1, 25);
+  HalfGrid exact = single.grids[0];
+  for (auto& v : exact.data) v *= kRepeats;
+  for (auto& v : exact.weight) v *= kRepeats;
+  auto error_with_period = [&](std::int64_t period) {
+    auto acc = this->backend(s, "c1", 1, 25);
+    acc->set_fold_period(period);
+    const test::ReconRun r = test::run_reconstruction(s, many, *acc, 1, 25);
+    return std::max(test::grid_l2(r.grids[0], exact, false), test::grid_l2(r.grids[0], exact, true));
+  };
+  const double folded = error_with_period(20), unfolded = error_with_period(0);
+  std::printf("%d passes: rel L2 against the exact sum %.3g folded every 20 spaces, %.3g unfolded\n", kRepeats,
+              folded, unfolded);
+  EXPECT_LE(folded, 2e-6);
+  EXPECT_GT(unfolded, 3 * folded);
 }
 
 TYPED_TEST(ReconstructionBackend, DescribesItsHardware) {

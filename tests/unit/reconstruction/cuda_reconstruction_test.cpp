@@ -370,6 +370,30 @@ TEST(CudaReconstruction, TwoDevicesEqualOne) {
   EXPECT_LE(l2, test::kG3RepeatTolerance);
 }
 
+// The periodic fold (docs/reconstruct_fourier.md#long-sums) with two devices of two lanes each,
+// a fold every insert: every device folds, and the map is that of one device folding only at
+// the finish.
+TEST(CudaReconstruction, PeriodicFoldsOnTwoDevicesEqualOneDeviceWithout) {
+  FROST_REQUIRE_GPU();
+  if (cuda_device_count() < 2) GTEST_SKIP() << "needs 2 CUDA devices; " << cuda_device_count() << " visible";
+  const ReconData d = test::make_recon_data("c4", 75, 61);
+  const auto s = settings_for(d.box);
+  const auto layout = recon::make_grid_layout(s);
+  auto folding = cuda::make_cuda_accumulator(s, layout, 1, {0, 1}, 2);
+  folding->set_fold_period(1);
+  auto plain = cuda::make_cuda_accumulator(s, layout, 1, {0}, 1);
+  plain->set_fold_period(0);
+  const ReconRun a = test::run_reconstruction(s, d, *folding, 1, 5);
+  const ReconRun b = test::run_reconstruction(s, d, *plain, 1, 5);
+  const cuda::CudaInsertStats st = cuda::cuda_insert_stats(*folding);
+  EXPECT_GE(st.periodic_folds, 2) << "each device folds";
+  EXPECT_EQ(cuda::cuda_insert_stats(*plain).periodic_folds, 0);
+  const double l2 = test::relative_l2(a.maps[0], b.maps[0]);
+  std::printf("periodic folds on 2 devices x 2 lanes (%lld folds) vs 1 device without: rel L2 %.3g\n",
+              static_cast<long long>(st.periodic_folds), l2);
+  EXPECT_LE(l2, test::kG3RepeatTolerance);
+}
+
 /// Dynamic tuning inside the run (docs/tune.md#dynamic-tuning-in-the-main-loop): the launches
 /// change from batch to batch, the map stays within the repeat tolerance of a default run, the
 /// phase's record goes to the cache, and the next run hits it exactly and does not tune again (G6).

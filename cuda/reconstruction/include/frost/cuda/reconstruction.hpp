@@ -94,6 +94,7 @@ struct CudaInsertStats {
   double kernel_ms = 0;         ///< kernel time from events, summed over lanes (lanes of one device overlap)
   double upload_bytes = 0;      ///< host-to-device bytes of the batches
   double insert_wait_s = 0;     ///< host time insert() waited for its copies (and the lane's previous kernel)
+  std::int64_t periodic_folds = 0; ///< cubes folded into their device double half grids during insertion
   double download_s = 0;        ///< finish(): stream synchronisation, device fold (+ convolution) and downloads
   double host_finish_s = 0;     ///< finish(): adding the downloaded half grids into the host's (double)
   /// What tuning the insertion launch during the run did (make_tuned_cuda_accumulator with auto

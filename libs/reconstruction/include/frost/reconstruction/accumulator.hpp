@@ -4,6 +4,7 @@
 /// (docs/reconstruct_fourier.md#the-cpu-backend): one full cube per output grid, traverse spaces processed in
 /// order, the columns of one space split among OpenMP threads (a voxel belongs to one column, so
 /// no atomics and bit-identical results for any thread count).
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,9 +18,19 @@
 namespace frost::recon {
 inline namespace FROST_RECON_PRECISION {
 
+/// Traverse spaces (images x inserted symmetry copies) a grid's float cube takes before the
+/// accumulator folds it into a double half grid and zeroes it (docs/reconstruct_fourier.md#long-sums):
+/// it bounds the length of every float sum, so a map does not drift with the number of images
+/// nor depend on how they are split over devices and ranks.
+constexpr std::int64_t kFoldPeriodSpaces = std::int64_t(1) << 15;
+
 class GridAccumulator {
 public:
   virtual ~GridAccumulator() = default;
+  /// The periodic fold's period in spaces per cube (kFoldPeriodSpaces by default; 0 folds only
+  /// in finish()). Before the first insert().
+  void set_fold_period(std::int64_t spaces) { fold_period_ = spaces; }
+  std::int64_t fold_period() const { return fold_period_; }
   /// How many threads may call insert() at the same time, each with its own lane 0..lanes()-1.
   virtual int lanes() const = 0;
   /// Inserts every traverse space of `batch` into grid `grid` (0, or 1 for the second half map).
@@ -47,6 +58,9 @@ public:
   virtual bool fft_on_device() const { return false; }
   /// Memory the loaders should allocate batches in (pinned for GPU uploads).
   virtual HostMemory host_memory() const { return HostMemory::Pageable; }
+
+protected:
+  std::int64_t fold_period_ = kFoldPeriodSpaces;
 };
 
 /// CPU accumulator with `grids` full cubes.

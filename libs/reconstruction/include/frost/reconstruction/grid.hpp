@@ -27,6 +27,8 @@ struct FullGrid {
   int side() const { return static_cast<int>(data.shape().x); }
   /// Adds another grid of the same size voxel by voxel.
   FullGrid& operator+=(const FullGrid& other);
+  /// Sets every voxel and weight to zero (by all threads).
+  void clear();
 };
 
 /// Folded grid: x = kx in [0, M/2] (M/2+1 columns), y and z = k + M/2 in [0, M].
