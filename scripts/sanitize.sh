@@ -20,7 +20,7 @@ skip_slow=ON
 [ "${FROST_SANITIZE_ALL:-0}" = 1 ] && skip_slow=OFF
 CC=clang CXX=clang++ "$root/scripts/configure.sh" "$build" -DFROST_USE_CUDA=OFF -DFROST_BUILD_BENCH=OFF \
   -DFROST_BUILD_TESTS=ON -DFROST_BUILD_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFROST_SANITIZE=address,undefined \
-  -DFROST_SKIP_SLOW_TESTS=$skip_slow -DFROST_COLD_OPT_FLAGS=-O0 \
+  -DFROST_SKIP_SLOW_TESTS=$skip_slow \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" \
   "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG"
 # Line tables are all the sanitizers' stack traces need; full debug info made the tree's compile
