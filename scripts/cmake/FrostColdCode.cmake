@@ -1,7 +1,9 @@
-# Cold code: sources that only read and write metadata (JSON records, reports, option parsing)
-# and never run in a numeric loop. Their compile time is mostly template instantiation of
-# nlohmann::json, which -O3 makes far dearer for no measurable run-time gain, so they compile at
-# FROST_COLD_OPT_FLAGS instead of the build type's level (docs/development.md#tests).
+# Cold code: sources that write reports or read a small file once (the FFT advisor's report and
+# device profile, the session's HTML report, frost_tune's options and output) and never run in a
+# loop. Their compile time is mostly template instantiation of nlohmann::json, which -O3 makes far
+# dearer for no run-time gain, so they compile at FROST_COLD_OPT_FLAGS instead of the build type's
+# level (docs/development.md#tests). The record parsers of the caches and sessions are not cold:
+# every program reads its caches at start, and a session rereads its records.
 # Empty keeps the build type's flags.
 set(FROST_COLD_OPT_FLAGS "-O1" CACHE STRING "Host optimisation flags for cold (metadata-only) sources")
 

@@ -22,9 +22,9 @@ CudaAccumulator::CudaAccumulator(const recon::ReconstructionSettings& settings, 
   check_device_list(devices);
   // Plan first (docs/reconstruct_fourier.md#memory): every device must hold the cubes before
   // anything is allocated.
-  check_cubes_fit(devices, spec_.layout, spec_.grids, spec_.table.values().size() * sizeof(float));
-
   const std::size_t table_bytes = spec_.table.values().size() * sizeof(float);
+  check_cubes_fit(devices, spec_.layout, spec_.grids, table_bytes);
+
   folds_enabled_ = periodic_folds_fit(devices, spec_.layout, spec_.grids, table_bytes);
   if (!folds_enabled_)
     log_detail("CUDA accumulator: no room for the double half grids of the periodic fold; the cubes sum in float "
@@ -185,10 +185,10 @@ void CudaAccumulator::finish_symmetrised(std::vector<recon::HalfGrid>& out,
 
 recon::FullGrid CudaAccumulator::download_cube(int g) {
   if (finished_) FROST_THROW(ExitCode::Usage, "CUDA accumulator: cube requested after finish()");
+  FROST_EXPECTS(g >= 0 && g < spec_.grids, "grid >= 0 && grid < grids");
   for (const auto& d : devices_)
     if (d.folded[static_cast<std::size_t>(g)].size() != 0)
       FROST_THROW(ExitCode::Usage, "CUDA accumulator: the cube was folded periodically; set a fold period of 0");
-  FROST_EXPECTS(g >= 0 && g < spec_.grids, "grid >= 0 && grid < grids");
   synchronize_lanes();
   recon::FullGrid sum(spec_.layout);
   for (std::size_t d = 0; d < devices_.size(); ++d) {

@@ -17,6 +17,15 @@
 
 #include "frost/core/threads.hpp"
 
+// A sanitizer whose allocator replaces glibc's malloc (address, thread or memory).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define FROST_SANITIZER_ALLOCATOR 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define FROST_SANITIZER_ALLOCATOR 1
+#endif
+#endif
+
 namespace frost {
 
 namespace {
@@ -39,6 +48,12 @@ void set_heap_limits() noexcept {
     ::mallopt(M_MMAP_THRESHOLD, static_cast<int>(kHeapMapBytes));
   if (!user_sets("MALLOC_TRIM_THRESHOLD_", "glibc.malloc.trim_threshold"))
     ::mallopt(M_TRIM_THRESHOLD, static_cast<int>(kHeapTrimBytes));
+#endif
+}
+
+void release_free_heap() noexcept {
+#if defined(__GLIBC__) && !defined(FROST_SANITIZER_ALLOCATOR)
+  ::malloc_trim(0);
 #endif
 }
 

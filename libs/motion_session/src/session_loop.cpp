@@ -6,8 +6,6 @@
 // and redoes it, and read_records() keeps the last of its records.
 #include "frost/motion_session/session_loop.hpp"
 
-#include <malloc.h>
-
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -21,6 +19,7 @@
 
 #include "frost/core/device.hpp"
 #include "frost/core/error.hpp"
+#include "frost/core/heap_limits.hpp"
 #include "frost/core/host_buffer.hpp"
 #include "frost/core/log.hpp"
 #include "frost/session/completeness.hpp"
@@ -38,11 +37,7 @@ namespace {
 /// Gives the pages that the movie's threads freed back to the system. glibc keeps freed memory in
 /// per-thread arenas; this releases their free chunks, and the heap limits the program set at start
 /// (docs/conventions.md#host-memory) bound what their tops keep.
-void return_free_memory() {
-#ifdef __GLIBC__
-  ::malloc_trim(0);
-#endif
-}
+void return_free_memory() { release_free_heap(); }
 
 /// The process's memory as the log shows it after each movie: resident, and the pinned blocks held
 /// (handed out, and kept for reuse), so that a long session's log shows where memory goes.

@@ -22,4 +22,10 @@ int heap_arena_limit();
 /// before the process starts threads. A no-op on other C libraries.
 void set_heap_limits() noexcept;
 
+/// Gives the free chunks of glibc's arenas back to the system (malloc_trim), as a long-running
+/// loop does after each unit of work. Nothing under a sanitizer whose allocator replaces glibc's:
+/// its arenas then hold nothing, and glibc sets them up on first use without a lock, so two
+/// threads trimming first crashed inside glibc (an AddressSanitizer run of the session loop).
+void release_free_heap() noexcept;
+
 } // namespace frost
