@@ -105,6 +105,10 @@ protected:
         .in_section("Reconstruction");
     p.reals("--blob", {1.9, 0.0, 15.0}, "Kaiser-Bessel kernel: radius [padded samples], order (0-4), alpha")
         .in_section("Reconstruction");
+    p.choice("--kernel", "blob", {"blob", "separable"},
+             "blob: Xmipp's radial blob, gathered per voxel; separable: the product of three 1-D Kaiser-Bessel "
+             "windows with the --blob parameters (radius <= 2; without --blob 1.5 0 12), scattered from the samples")
+        .in_section("Reconstruction");
     p.choice("--interp", "lookup", {"lookup", "dynamic"}, "blob weights from a table or computed per tap")
         .in_section("Reconstruction");
     p.flag("--fast", "approximate mode: nearest-neighbour insertion, then one blob convolution").in_section("Reconstruction");
@@ -223,6 +227,9 @@ private:
     }
     const auto blob = params().get_reals("--blob");
     s.blob = {blob[0], static_cast<int>(blob[1]), blob[2]};
+    s.kernel = params().get_text("--kernel") == "separable" ? recon::Kernel::Separable : recon::Kernel::Blob;
+    // The separable kernel's own default (docs/reconstruct_fourier.md#the-separable-kernel).
+    if (s.kernel == recon::Kernel::Separable && !params().given("--blob")) s.blob = {1.5, 0, 12.0};
     s.interp = params().get_text("--interp") == "dynamic" ? recon::Interpolation::Dynamic : recon::Interpolation::Lookup;
     s.fast = params().flag_value("--fast");
     s.sym_mode = params().get_text("--sym_mode") == "grid" ? recon::SymMode::Grid : recon::SymMode::Insert;
@@ -346,7 +353,7 @@ private:
     log_info("reconstruction: " + recon::describe(layout) + ", blob " + std::to_string(settings.blob.radius) + "/" +
              std::to_string(settings.blob.order) + "/" + std::to_string(settings.blob.alpha) + ", symmetry " +
              group.name() + " (" + std::to_string(group.order()) + " elements: " + symmetry_plan_text(settings, group) + "), " +
-             (settings.fast ? "fast" : "precise") + ", pixel " + std::to_string(pixel) + " A, " +
+             (settings.fast ? "fast" : settings.kernel == recon::Kernel::Separable ? "precise, separable kernel" : "precise") + ", pixel " + std::to_string(pixel) + " A, " +
              std::to_string(table.particles.size()) + " images (" + std::to_string(table.disabled) + " disabled, " +
              std::to_string(table.other_class) + " other class), " + std::to_string(size) + " rank(s), buffer " +
              std::to_string(params().get_int("--bufferSize")));
@@ -377,7 +384,7 @@ private:
     accumulator.reset();
 
     auto t_reduce = Clock::now();
-    app::reduce_to_root(half_grids, recon::half_grid_support_radius(layout, settings.blob.radius));
+    app::reduce_to_root(half_grids, recon::half_grid_support_radius(layout, recon::grid_reach(settings)));
     times.reduce = since(t_reduce);
     if (rank != 0) return 0;
 

@@ -17,6 +17,7 @@ InsertArgs make_insert_args(const AccumulatorSpec& spec, Lane& lane, DeviceState
   a.samples.fy = layout.fy;
   a.samples.M = layout.M;
   a.fast = spec.settings.fast;
+  a.separable = spec.settings.kernel == recon::Kernel::Separable && !spec.settings.fast;
   // As the CPU inserter: the table in fast mode or with --interp lookup (insert_batch_cpu).
   a.weight = spec.settings.interp == recon::Interpolation::Lookup || spec.settings.fast ? WeightMode::Table
                                                                                          : WeightMode::Dynamic;

@@ -4,6 +4,8 @@
 // they differ in how the work is spread and summed:
 // * column: one thread per column of the iteration plane of a traverse space, blockIdx.z strides
 //   over the batch's spaces, float atomics into the cube for every voxel update;
+// * scatter (the separable kernel only): one thread per sample pixel, recon::scatter_sample with
+//   float atomics;
 // * brick: one block per brick of the cube (or per part of the batch's spaces for busy bricks);
 //   the block tests the batch's spaces against the brick, then walks the part inside the brick
 //   of every column of every space that hits it, summing in shared memory, and adds each voxel
@@ -17,6 +19,7 @@
 
 #include "frost/core/error.hpp"
 #include "frost/cuda/check.hpp"
+#include "frost/reconstruction/scatter.hpp"
 #include "insert_kernel.hpp"
 
 namespace frost::cuda::detail {
@@ -382,10 +385,53 @@ void launch_precise(const InsertLaunchConfig& c, const InsertArgs& args, const W
     launch_precise<0>(c, args, weight, stream);
 }
 
+/// The separable kernel's scatter (docs/reconstruct_fourier.md#the-separable-kernel): one thread
+/// per sample pixel (blockIdx.x over the pixels, y and z over the spaces), recon::scatter_sample
+/// with float atomics. Pixels beyond the sphere's reach plus the window's diagonal are skipped:
+/// every voxel they reach lies outside the sphere.
+template <class Weight>
+__global__ void scatter_kernel(const recon::TraverseSpace* __restrict__ spaces, int space_count,
+                               recon::SampleView samples, int window, float reach_extra, Weight weight,
+                               float* __restrict__ g, float* __restrict__ w, int side) {
+  const int pixels = samples.fx * samples.fy;
+  const int p = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int s = static_cast<int>(blockIdx.y + blockIdx.z * gridDim.y);
+  if (p >= pixels || s >= space_count) return;
+  const recon::TraverseSpace& ts = spaces[s];
+  const int i = p / samples.fx, j = p % samples.fx;
+  const float ky = static_cast<float>(i) - 0.5f * samples.fy;
+  const float reach = sqrtf(ts.max_distance_sqr) + reach_extra;
+  if (static_cast<float>(j) * j + ky * ky > reach * reach) return;
+  recon::scatter_sample(ts, j, i, samples, window, weight, AtomicGrid{g, w, side});
+}
+
+template <class Weight>
+void launch_scatter(const InsertArgs& a, const Weight& weight, cudaStream_t stream) {
+  constexpr int kThreads = 256;
+  const int pixels = a.samples.fx * a.samples.fy;
+  const int window = recon::scatter_window(a.radius);
+  // Voxels of a window lie within window/2 per axis of the pixel's position.
+  const float reach_extra = 0.5f * window * 1.7320508f + 1e-3f;
+  const unsigned gy = static_cast<unsigned>(a.space_count < 65535 ? a.space_count : 65535);
+  const unsigned gz = static_cast<unsigned>((a.space_count + 65534) / 65535);
+  const dim3 grid(static_cast<unsigned>((pixels + kThreads - 1) / kThreads), gy, gz);
+  scatter_kernel<<<grid, kThreads, 0, stream>>>(a.spaces, a.space_count, a.samples, window, reach_extra, weight, a.g,
+                                                a.w, a.side);
+}
+
 } // namespace
 
 void launch_insert(const InsertLaunchConfig& c, const InsertArgs& args, cudaStream_t stream) {
   if (args.space_count <= 0) return;
+  if (args.separable) {
+    if (args.weight == WeightMode::Table)
+      launch_scatter(args, recon::TableWeight{args.table}, stream);
+    else
+      launch_scatter(args, args.dynamic, stream);
+    FROST_CHECK_LAUNCH();
+    FROST_SYNC_CHECK(stream);
+    return;
+  }
   if (c.kernel == InsertKernel::Brick) {
     if (args.task_count <= 0) return;
   } else {

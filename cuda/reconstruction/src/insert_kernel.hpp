@@ -43,6 +43,7 @@ struct InsertArgs {
   int space_count = 0;
   recon::SampleView samples;                    ///< device pointers (spectra, gw or nullptr)
   bool fast = false;                            ///< nearest-neighbour insertion (fast mode)
+  bool separable = false;                       ///< the separable kernel's scatter (one thread per sample pixel)
   WeightMode weight = WeightMode::Table;        ///< precise mode: table lookup or on the fly
   float radius = 0;                             ///< blob radius a
   recon::BlobTableView table;                   ///< device table (Table mode)
@@ -66,7 +67,7 @@ LaunchShape insert_launch_shape(const InsertLaunchConfig& config, const InsertAr
 void validate(const InsertLaunchConfig& config);
 
 /// Enqueues the insertion of every traverse space of `args` on `stream` with the kernel that
-/// config.kernel names (checked launch).
+/// config.kernel names, or with the scatter kernel for the separable kernel (checked launch).
 void launch_insert(const InsertLaunchConfig& config, const InsertArgs& args, cudaStream_t stream);
 
 /// The finish kernel: planes z0..z0+nz-1 of the folded half grid (step 2 of

@@ -8,12 +8,13 @@
 namespace frost::recon {
 inline namespace FROST_RECON_PRECISION {
 
-BlobTable::BlobTable(const BlobParams& p, int size, bool normalise) : params_(p) {
+BlobTable::BlobTable(const BlobParams& p, int size, bool normalise, int dims) : params_(p) {
   FROST_EXPECTS(size >= 2, "blob table needs at least 2 entries");
   FROST_EXPECTS(p.radius > 0 && p.alpha >= 0 && p.order >= 0 && p.order <= 4,
                 "blob parameters out of range (a > 0, alpha >= 0, 0 <= m <= 4)");
   const double ima = bessel_i(p.order, p.alpha);
-  scale_ = normalise ? 1.0 / blob_fourier(0.0, p, ima) : 1.0;
+  FROST_EXPECTS(dims == 1 || dims == 3, "blob table: dims is 1 or 3");
+  scale_ = normalise ? 1.0 / blob_fourier_nd(0.0, p, ima, dims) : 1.0;
   values_.resize(static_cast<std::size_t>(size));
   for (int i = 0; i < size; ++i) {
     const double r = p.radius * std::sqrt(static_cast<double>(i) / (size - 1));
@@ -75,6 +76,30 @@ void apply_gridding_correction(View<Real> volume, const BlobParams& p, double pa
           Real& v = volume(x, y, z, n);
           v = static_cast<Real>(v * inv_kappa[static_cast<std::size_t>(r2)]);
         }
+}
+
+void apply_separable_gridding_correction(View<Real> volume, const BlobParams& p, double padded_size) {
+  FROST_EXPECTS(padded_size > 0, "padded size must be positive");
+  const double ima = bessel_i(p.order, p.alpha);
+  const double k0 = blob_fourier_nd(0.0, p, ima, 1);
+  const Shape& s = volume.shape;
+  // One factor per axis and coordinate: kappa1(x - c) kappa1(y - c) kappa1(z - c).
+  auto factors = [&](index_t n) {
+    std::vector<double> f(static_cast<std::size_t>(n));
+    for (index_t i = 0; i < n; ++i) f[static_cast<std::size_t>(i)] = k0 / blob_fourier_nd(double(i - n / 2) / padded_size, p, ima, 1);
+    return f;
+  };
+  const std::vector<double> fx = factors(s.x), fy = factors(s.y), fz = factors(s.z);
+  for (index_t n = 0; n < s.n; ++n)
+#pragma omp parallel for schedule(static)
+    for (index_t z = 0; z < s.z; ++z)
+      for (index_t y = 0; y < s.y; ++y) {
+        const double fyz = fy[static_cast<std::size_t>(y)] * fz[static_cast<std::size_t>(z)];
+        for (index_t x = 0; x < s.x; ++x) {
+          Real& v = volume(x, y, z, n);
+          v = static_cast<Real>(v * fx[static_cast<std::size_t>(x)] * fyz);
+        }
+      }
 }
 
 } // namespace FROST_RECON_PRECISION

@@ -8,6 +8,7 @@
 #include "frost/core/threads.hpp"
 #include "frost/reconstruction/accumulator.hpp"
 #include "frost/reconstruction/cpu_gather.hpp"
+#include "frost/reconstruction/cpu_scatter.hpp"
 #include "frost/reconstruction/gather.hpp"
 #include "cpu_space_queue.hpp"
 
@@ -62,39 +63,67 @@ int brick_edge() {
   return edge;
 }
 
-/// The default precise mode: bricks spread over the threads, each brick taking the spaces in
+/// The 1-D factor of the separable kernel computed on the fly: the blob formula with the 1-D
+/// normalisation of `table1d`.
+DynamicWeight separable_dynamic_weight(const BlobParams& p, const BlobTable& table1d) {
+  DynamicWeight w;
+  w.inv_radius2 = static_cast<float>(1.0 / (p.radius * p.radius));
+  w.alpha = static_cast<float>(p.alpha);
+  w.order = p.order;
+  w.scale = static_cast<float>(table1d.scale() / bessel_i(p.order, p.alpha));
+  return w;
+}
+
+/// The precise modes on the CPU: bricks spread over the threads, each brick taking the spaces in
 /// batch order, so every voxel sums its contributions in the same order for any thread count.
+/// The blob gathers per voxel (`table`); the separable kernel scatters per sample (`table1d`).
 void insert_bricks(const SampleView& view, const TraverseSpace* ts, int spaces, FullGrid& grid,
-                   const ReconstructionSettings& settings, const BlobTable& table) {
+                   const ReconstructionSettings& settings, const BlobTable& table, const BlobTable& table1d) {
   const CpuGridSink sink{grid.data.data(), grid.weight.data(), grid.side()};
-  const BlobTableView tv = table.view();
+  const BlobTableView tv = settings.kernel == Kernel::Separable ? table1d.view() : table.view();
+  const bool separable = settings.kernel == Kernel::Separable;
+  const bool dynamic = settings.interp == Interpolation::Dynamic;
+  const DynamicWeight dyn = separable_dynamic_weight(settings.blob, table1d);
   const Real radius = static_cast<Real>(settings.blob.radius);
+  const Real reach = static_cast<Real>(insertion_reach(settings));
   const CpuTapKernel kernel = default_cpu_tap_kernel();
   const int edge = brick_edge();
   const int per_axis = (grid.side() + edge - 1) / edge;
-  const int bricks = per_axis * per_axis * per_axis;
+  // The scatter's boxes span the whole x axis (bars of edge x edge rows): a window's x row is
+  // then never split between two threads (docs/reconstruct_fourier.md#the-separable-kernel).
+  const int per_x = separable ? 1 : per_axis;
+  const int boxes = per_x * per_axis * per_axis;
 #pragma omp parallel for num_threads(num_threads()) schedule(dynamic, 1)
-  for (int q = 0; q < bricks; ++q) {
+  for (int q = 0; q < boxes; ++q) {
     VoxelBox box;
-    const int idx[3] = {q % per_axis, (q / per_axis) % per_axis, q / (per_axis * per_axis)};
+    const int idx[3] = {q % per_x, (q / per_x) % per_axis, q / (per_x * per_axis)};
     for (int d = 0; d < 3; ++d) {
       box.lo[d] = idx[d] * edge;
       box.hi[d] = std::min(box.lo[d] + edge - 1, grid.side() - 1);
     }
-    for (int s = 0; s < spaces; ++s)
-      if (space_touches_box(ts[s], view, radius, box)) gather_space_box(ts[s], view, tv, radius, box, sink, kernel);
+    if (separable) box.hi[0] = grid.side() - 1;
+    for (int s = 0; s < spaces; ++s) {
+      if (!space_touches_box(ts[s], view, reach, box)) continue;
+      if (!separable)
+        gather_space_box(ts[s], view, tv, radius, box, sink, kernel);
+      else if (dynamic)
+        scatter_space_box(ts[s], view, dyn, radius, box, sink, kernel);
+      else
+        scatter_space_box(ts[s], view, tv, radius, box, sink, kernel);
+    }
   }
 }
 
 class CpuAccumulator final : public GridAccumulator {
 public:
   CpuAccumulator(const ReconstructionSettings& settings, const GridLayout& layout, int grids)
-      : settings_(settings), layout_(layout), table_(settings.blob) {
+      : settings_(settings), layout_(layout), table_(settings.blob),
+        table1d_(settings.blob, BlobTable::kDefaultSize, true, 1) {
     for (int g = 0; g < grids; ++g) {
       grids_.emplace_back(layout);
       folded_.emplace_back();
       since_fold_.push_back(0);
-      queues_.emplace_back(kQueueBytes);
+      queues_.emplace_back(getenv("FQ") ? std::size_t(atoi(getenv("FQ"))) << 20 : kQueueBytes);
     }
   }
   int lanes() const override { return 1; }
@@ -123,14 +152,18 @@ public:
   std::string describe() const override {
     std::ostringstream os;
     os << "cpu, " << num_threads() << " threads";
-    if (bricked()) os << ", " << cpu_tap_kernel_name(default_cpu_tap_kernel()) << " gather";
+    if (bricked())
+      os << ", " << cpu_tap_kernel_name(default_cpu_tap_kernel())
+         << (settings_.kernel == Kernel::Separable ? " separable scatter" : " gather");
     return os.str();
   }
 
 private:
   /// Spectra held back per grid before a brick pass (docs/reconstruct_fourier.md#the-cpu-gather-kernel).
   static constexpr std::size_t kQueueBytes = std::size_t(64) << 20;
-  bool bricked() const { return settings_.interp == Interpolation::Lookup && !settings_.fast; }
+  bool bricked() const {
+    return !settings_.fast && (settings_.interp == Interpolation::Lookup || settings_.kernel == Kernel::Separable);
+  }
   /// Adds the (fast mode: blob-convolved) fold of the cube into `into`.
   void fold_cube(int grid, HalfGrid& into) {
     if (settings_.fast) convolve_with_blob(grids_[grid], table_);
@@ -148,13 +181,15 @@ private:
   void flush(int grid) {
     CpuSpaceQueue& q = queues_[grid];
     if (q.empty()) return;
-    insert_bricks(q.view(), q.spaces().data(), static_cast<int>(q.spaces().size()), grids_[grid], settings_, table_);
+    insert_bricks(q.view(), q.spaces().data(), static_cast<int>(q.spaces().size()), grids_[grid], settings_, table_,
+                  table1d_);
     q.clear();
   }
 
   ReconstructionSettings settings_;
   GridLayout layout_;
   BlobTable table_;
+  BlobTable table1d_; ///< the separable kernel's 1-D factor
   std::vector<FullGrid> grids_;
   std::vector<HalfGrid> folded_;          ///< per grid: the periodic folds' sum (M = 0 until the first)
   std::vector<std::int64_t> since_fold_;  ///< per grid: spaces inserted since the last fold
@@ -165,8 +200,9 @@ private:
 
 void insert_batch_cpu(const SampleBatch& batch, FullGrid& grid, const ReconstructionSettings& settings,
                       const BlobTable& table) {
-  if (settings.interp == Interpolation::Lookup && !settings.fast) {
-    insert_bricks(batch.view(), batch.spaces(), batch.space_count(), grid, settings, table);
+  if (!settings.fast && (settings.interp == Interpolation::Lookup || settings.kernel == Kernel::Separable)) {
+    const BlobTable table1d(settings.blob, BlobTable::kDefaultSize, true, 1);
+    insert_bricks(batch.view(), batch.spaces(), batch.space_count(), grid, settings, table, table1d);
   } else if (settings.fast) {
     insert_spaces(batch, grid, settings, TableWeight{table.view()});
   } else {

@@ -87,7 +87,10 @@ void fill_spectrum_planes(const HalfGrid& grid, const ReconstructionSettings& se
 
 /// Steps 6-7 on the cropped map: gridding correction, and Xmipp's sinc correction if asked.
 void correct(Image<Real>& out, const ReconstructionSettings& settings, int P) {
-  apply_gridding_correction(out.view(), settings.blob, P);
+  if (settings.kernel == Kernel::Separable && !settings.fast)
+    apply_separable_gridding_correction(out.view(), settings.blob, P);
+  else
+    apply_gridding_correction(out.view(), settings.blob, P);
   if (settings.gridding == Gridding::Xmipp) apply_xmipp_sinc_correction(out);
 }
 

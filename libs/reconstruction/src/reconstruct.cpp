@@ -146,7 +146,7 @@ std::vector<HalfGrid> accumulate(const ReconstructionSettings& settings, const G
   std::vector<HalfGrid> out;
   for (int g = 0; g < options.grids; ++g) out.emplace_back(layout);
   double symmetrise_s = 0;
-  accumulator.finish_symmetrised(out, plan.grid, grid_symmetry_radius_sq(layout, settings.blob.radius), &symmetrise_s);
+  accumulator.finish_symmetrised(out, plan.grid, grid_symmetry_radius_sq(layout, grid_reach(settings)), &symmetrise_s);
   total.finish = seconds_since(t3) - symmetrise_s;
   total.symmetrise = symmetrise_s;
   if (times) {

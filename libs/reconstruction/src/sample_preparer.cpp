@@ -121,7 +121,7 @@ void SamplePreparer::traverse_spaces(const geom::EulerAngles& pose, int slot, Re
                                      TraverseSpace* out) const {
   const geom::Mat3d A = geom::euler_to_matrix(pose);
   const geom::Mat3d At = A.transposed();
-  const double b = settings_.fast ? 0.0 : settings_.blob.radius;
+  const double b = insertion_reach(settings_);
   for (std::size_t g = 0; g < group_.size(); ++g) {
     // A_SL = R A^T: sample frequency (kx, ky, 0) -> grid.
     out[g] = make_traverse_space(group_[g] * At, layout_, b, slot, weight);

@@ -14,6 +14,8 @@ GridLayout make_grid_layout(const ReconstructionSettings& s) {
   if (!(s.max_resolution > 0.0 && s.max_resolution <= 0.5))
     throw_usage_error("max resolution must be a digital frequency in (0, 0.5] (got " +
                       std::to_string(s.max_resolution) + ")");
+  if (s.kernel == Kernel::Separable && !s.fast && !(s.blob.radius <= kSeparableMaxRadius))
+    throw_usage_error("the separable kernel needs a radius <= 2 (got " + std::to_string(s.blob.radius) + ")");
   GridLayout g;
   g.box = s.box;
   g.padded = s.padded_size > 0 ? s.padded_size : static_cast<int>(std::lround(s.box * s.padding));
@@ -29,6 +31,13 @@ GridLayout make_grid_layout(const ReconstructionSettings& s) {
   g.fy = g.M;
   return g;
 }
+
+double insertion_reach(const ReconstructionSettings& s) {
+  if (s.fast) return 0.0;
+  return s.kernel == Kernel::Separable ? s.blob.radius * std::sqrt(3.0) : s.blob.radius;
+}
+
+double grid_reach(const ReconstructionSettings& s) { return s.fast ? s.blob.radius : insertion_reach(s); }
 
 std::string describe(const GridLayout& g) {
   std::ostringstream os;

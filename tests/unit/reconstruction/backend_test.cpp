@@ -6,7 +6,8 @@
 // instance G1 (recon_parity.hpp): relative L2 of the maps and of the folded G and W <= 1e-4, FSC
 // >= 0.9999 for k <= 15; repeated runs G3, relative L2 <= 1e-5 (the CPU bit for bit). The cases
 // are G1's: precise with table and on-the-fly weights, fast, c4, i, i fast, i in grid mode, CTF
-// invert and Wiener, half maps, small batches on two lanes. What the factory does not build (the
+// invert and Wiener, half maps, small batches on two lanes, the separable kernel (table, on the fly,
+// Wiener with c4). What the factory does not build (the
 // brick kernel, samples prepared on the CPU) and the device-specific tests (lanes, devices,
 // memory plan, tuning) are in cuda_reconstruction_test.cpp.
 #include <algorithm>
@@ -146,6 +147,12 @@ TYPED_TEST(ReconstructionBackend, SymIGridMatchesCpu) { this->expect_case_matche
 TYPED_TEST(ReconstructionBackend, CtfInvertMatchesCpu) { this->expect_case_matches_cpu("CtfInvert"); }
 TYPED_TEST(ReconstructionBackend, CtfWienerMatchesCpu) { this->expect_case_matches_cpu("CtfWiener"); }
 TYPED_TEST(ReconstructionBackend, HalfMapsMatchCpu) { this->expect_case_matches_cpu("HalfMaps"); }
+TYPED_TEST(ReconstructionBackend, SeparableLookupMatchesCpu) { this->expect_case_matches_cpu("SeparableLookup"); }
+TYPED_TEST(ReconstructionBackend, SeparableDynamicMatchesCpu) { this->expect_case_matches_cpu("SeparableDynamic"); }
+TYPED_TEST(ReconstructionBackend, SeparableWienerC4MatchesCpu) { this->expect_case_matches_cpu("SeparableWienerC4"); }
+TYPED_TEST(ReconstructionBackend, PeriodicFoldsChangeNothingSeparable) {
+  this->expect_periodic_folds_change_nothing("SeparableLookup");
+}
 TYPED_TEST(ReconstructionBackend, SmallBatchesOnTwoLanesMatchCpu) {
   this->expect_case_matches_cpu("SmallBatchesTwoLanes");
 }

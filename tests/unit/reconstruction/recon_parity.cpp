@@ -99,6 +99,12 @@ const std::vector<ParityCase>& g1_cases() {
         {"HalfMaps", "c1", 300, 21, false, Interpolation::Lookup, CtfMode::None, SymMode::Insert, 2},
         // Small batches so that both lanes get many of them.
         {"SmallBatchesTwoLanes", "c4", 75, 41, false, Interpolation::Lookup, CtfMode::None, SymMode::Insert, 1, 5, 2},
+        {"SeparableLookup", "c1", 300, 11, false, Interpolation::Lookup, CtfMode::None, SymMode::Insert, 1, 25, 1,
+         false, recon::Kernel::Separable},
+        {"SeparableDynamic", "c1", 300, 11, false, Interpolation::Dynamic, CtfMode::None, SymMode::Insert, 1, 25, 1,
+         false, recon::Kernel::Separable},
+        {"SeparableWienerC4", "c4", 75, 11, false, Interpolation::Lookup, CtfMode::Wiener, SymMode::Insert, 1, 25, 1,
+         false, recon::Kernel::Separable},
     };
   }();
   return cases;
@@ -125,6 +131,8 @@ recon::ReconstructionSettings parity_settings(const ParityCase& c, int box) {
   s.interp = c.interp;
   s.ctf = c.ctf;
   s.sym_mode = c.sym_mode;
+  s.kernel = c.kernel;
+  if (c.kernel == recon::Kernel::Separable) s.blob = {1.5, 0, 12.0};
   if (c.ctf != recon::CtfMode::None) s.pixel_size = 4.0;
   return s;
 }

@@ -71,6 +71,7 @@ struct ParityCase {
   int buffer = 25;       ///< images per batch
   int streams = 1;       ///< CUDA streams (lanes) per device; the CPU has one lane
   bool cpu_fft = false;  ///< GPU samples prepared on the CPU (not reachable through the factory)
+  recon::Kernel kernel = recon::Kernel::Blob; ///< Separable: a 1.5, alpha 12 (the separable default)
 };
 
 /// Test names and ctest lines show the case name, not the bytes of the struct.
@@ -78,7 +79,8 @@ void PrintTo(const ParityCase& c, std::ostream* os);
 
 /// Every case of G1, in the order of docs/reconstruct_fourier.md#gpu-tests: precise with table
 /// and on-the-fly weights, fast, c4, i, i fast, i in grid mode, CTF invert and Wiener, samples
-/// prepared on the CPU (two cases), half maps, and small batches on two lanes.
+/// prepared on the CPU (two cases), half maps, small batches on two lanes, and the separable
+/// kernel with table and on-the-fly weights and with Wiener CTF and c4.
 const std::vector<ParityCase>& g1_cases();
 /// The case of g1_cases() called `name` (a test failure and an empty case when there is none).
 ParityCase g1_case(const std::string& name);

@@ -126,30 +126,40 @@ FROST_HD inline double blob_value_sq(double r2, const BlobParams& p, double i_m_
   return um * bessel_i(p.order, p.alpha * u) / i_m_alpha;
 }
 
-/// @brief 3-D Fourier transform of the blob (Lewitt), omega in cycles per grid sample:
-/// K^(w) = (2 pi)^{3/2} a^3 alpha^m I_{3/2+m}(sigma) / (I_m(alpha) sigma^{3/2+m}),
-/// sigma = sqrt(alpha^2 - (2 pi a w)^2); J_{3/2+m}(sigma') with sigma' = sqrt((2 pi a w)^2 -
-/// alpha^2) beyond 2 pi a w > alpha. Uses the correct I_m(alpha) constant for every order
-/// (Xmipp's m = 2 uses I_0(alpha)), so K^(0) is exactly the integral of K over R^3.
-FROST_HD inline double blob_fourier(double omega, const BlobParams& p, double i_m_alpha) {
+/// @brief Fourier transform of the blob in `dims` dimensions (Lewitt), omega in cycles per grid
+/// sample: K^(w) = (2 pi)^{n/2} a^n alpha^m I_{n/2+m}(sigma) / (I_m(alpha) sigma^{n/2+m}),
+/// sigma = sqrt(alpha^2 - (2 pi a w)^2); J_{n/2+m}(sigma') with sigma' = sqrt((2 pi a w)^2 -
+/// alpha^2) beyond 2 pi a w > alpha. dims = 3 is the radial blob; dims = 1 is one factor of the
+/// separable kernel (docs/reconstruct_fourier.md#the-separable-kernel). Uses the correct I_m(alpha)
+/// constant for every order (Xmipp's m = 2 uses I_0(alpha)), so K^(0) is exactly the integral of K.
+FROST_HD inline double blob_fourier_nd(double omega, const BlobParams& p, double i_m_alpha, int dims) {
   const double two_pi = 6.283185307179586477;
   const double w = two_pi * p.radius * omega;
   const double s = p.alpha * p.alpha - w * w; // sigma^2, may be negative
-  const int nu2 = 2 * p.order + 3;            // nu = m + 3/2
+  const int nu2 = 2 * p.order + dims;         // nu = m + n/2
   // I_nu(sigma)/sigma^nu = 2^-nu S_nu(sigma^2); the same holds with J for s < 0.
   double ratio;
   if (s >= -36.0) {
     double two_pow = 1.0; // 2^-nu
-    for (int i = 0; i < p.order + 1; ++i) two_pow *= 0.5;
-    two_pow *= 0.70710678118654752440; // 2^-1/2
+    for (int i = 0; i < p.order + (dims - 1) / 2; ++i) two_pow *= 0.5;
+    two_pow *= 0.70710678118654752440; // 2^-1/2 (dims odd)
     ratio = two_pow * detail::bessel_series(nu2, s);
   } else {
-    ratio = detail::bessel_j_half_scaled(p.order + 1, sqrt(-s));
+    ratio = detail::bessel_j_half_scaled(p.order + (dims - 1) / 2, sqrt(-s));
   }
   double am = 1.0;
   for (int i = 0; i < p.order; ++i) am *= p.alpha;
-  const double two_pi_32 = 15.749609945653303; // (2 pi)^{3/2}
-  return two_pi_32 * p.radius * p.radius * p.radius * am * ratio / i_m_alpha;
+  double an = 1.0, two_pi_n2 = 1.0;
+  for (int i = 0; i < dims; ++i) {
+    an *= p.radius;
+    two_pi_n2 *= 2.5066282746310005024; // sqrt(2 pi)
+  }
+  return two_pi_n2 * an * am * ratio / i_m_alpha;
+}
+
+/// @brief 3-D Fourier transform of the blob (blob_fourier_nd with dims = 3).
+FROST_HD inline double blob_fourier(double omega, const BlobParams& p, double i_m_alpha) {
+  return blob_fourier_nd(omega, p, i_m_alpha, 3);
 }
 
 FROST_HD inline double blob_fourier(double omega, const BlobParams& p) {
@@ -192,11 +202,13 @@ struct BlobTableView {
 /// @brief Host-owned blob lookup table (Xmipp blobTableSqrt): T entries, uniform in squared
 /// distance over [0, a^2]. With `normalise` (the default) the entries carry iw0 = 1/K^(0), so
 /// that the kernel integrates to 1 and entry 0 = iw0 (docs/reconstruct_fourier.md#the-blob-kernel, U2).
+/// `dims` is the dimension of that integral: 3 for the radial blob, 1 for a factor of the
+/// separable kernel (the product of three such factors then integrates to 1).
 class BlobTable {
 public:
   static constexpr int kDefaultSize = 10000;
 
-  explicit BlobTable(const BlobParams& p = {}, int size = kDefaultSize, bool normalise = true);
+  explicit BlobTable(const BlobParams& p = {}, int size = kDefaultSize, bool normalise = true, int dims = 3);
 
   const BlobParams& params() const noexcept { return params_; }
   /// The factor every entry carries: iw0 when normalised, else 1.
@@ -227,6 +239,11 @@ TableAccuracy measure_table_accuracy(const BlobTable& table, int samples = 10000
 /// @brief Divides a real-space volume (box N, centre at index floor(N/2) on each axis) by the
 /// gridding correction kappa(r) of a reconstruction on a padded grid of `padded_size` samples.
 void apply_gridding_correction(View<Real> volume, const BlobParams& p, double padded_size);
+
+/// @brief The gridding correction of the separable kernel: divides voxel (x, y, z) by
+/// kappa1(x) kappa1(y) kappa1(z), kappa1(r) = K1^(r/P)/K1^(0) the 1-D transform of one factor
+/// (blob_fourier_nd with dims = 1), coordinates from the centre floor(N/2).
+void apply_separable_gridding_correction(View<Real> volume, const BlobParams& p, double padded_size);
 
 } // namespace FROST_RECON_PRECISION
 } // namespace frost::recon

@@ -16,6 +16,10 @@ enum class Interpolation { Lookup, Dynamic };
 /// Final correction of the kernel's apodisation (`--gridding`, step 7 of
 /// docs/reconstruct_fourier.md#finalisation).
 enum class Gridding { Kb, Xmipp };
+/// The insertion kernel (`--kernel`, docs/reconstruct_fourier.md#the-separable-kernel). Blob:
+/// Xmipp's radial blob, gathered per voxel. Separable: the product of three 1-D Kaiser-Bessel
+/// windows with the blob's a, m and alpha, scattered from the sample pixels.
+enum class Kernel { Blob, Separable };
 /// CTF handling (docs/reconstruct_fourier.md#ctf-modes). None: images used as they are.
 enum class CtfMode { None, Invert, Wiener };
 
@@ -32,6 +36,7 @@ struct ReconstructionSettings {
   double max_resolution = 0.5;  ///< fmax, digital frequency (0.5 = Nyquist)
   BlobParams blob;              ///< kernel
   bool fast = false;            ///< nearest-neighbour insertion + one blob convolution
+  Kernel kernel = Kernel::Blob; ///< precise mode: radial blob (gather) or separable (scatter)
   Interpolation interp = Interpolation::Lookup;
   Gridding gridding = Gridding::Kb;
   bool xmipp_compat = false;    ///< drop the Nyquist column kx = M/2 as Xmipp does
@@ -73,6 +78,19 @@ struct GridLayout {
 /// @brief Layout for `s`. frost::Error(Usage) for box < 2, padding < 1, fmax outside (0, 0.5],
 /// or a padded size below the box.
 GridLayout make_grid_layout(const ReconstructionSettings& s);
+
+/// @brief How far from its slice a sample's kernel reaches (grid samples): a for the blob, a sqrt(3)
+/// for the separable kernel (the corner of its a-cube), 0 in fast mode: the b of the traverse
+/// spaces.
+double insertion_reach(const ReconstructionSettings& s);
+
+/// How far beyond the sample's last column data can land in the grid: insertion_reach, or a in
+/// fast mode (its blob convolution). The support radius of the grids and the grid symmetrisation
+/// are built from it.
+double grid_reach(const ReconstructionSettings& s);
+
+/// Largest kernel radius of the separable kernel: its window is 4 samples per axis.
+inline constexpr double kSeparableMaxRadius = 2.0;
 
 /// One line for the log: "N 128, P 256, M 256, sample 129x256, cube 257^3".
 std::string describe(const GridLayout& layout);
