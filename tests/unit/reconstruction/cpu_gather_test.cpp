@@ -18,6 +18,7 @@
 #include "frost/reconstruction/gather.hpp"
 #include "frost/reconstruction/settings.hpp"
 #include "frost/reconstruction/traverse_space.hpp"
+#include "cpu_kernel_problem.hpp"
 
 namespace {
 
@@ -25,53 +26,14 @@ using namespace frost;
 namespace recon = frost::recon;
 using recon::Real;
 
-/// Random samples and random poses on the layout of a 24 px box (M 48), optionally with gw.
-struct CpuGatherProblem {
-  recon::ReconstructionSettings settings;
-  recon::GridLayout layout;
-  std::vector<recon::Cf> spectra;
-  std::vector<Real> gw;
-  std::vector<recon::TraverseSpace> spaces;
-  recon::SampleView view() const {
-    recon::SampleView v;
-    v.spectra = spectra.data();
-    v.gw = gw.empty() ? nullptr : gw.data();
-    v.fx = layout.fx;
-    v.fy = layout.fy;
-    v.M = layout.M;
-    return v;
-  }
-};
+using CpuGatherProblem = test::CpuKernelProblem;
+using CpuGatherGrid = test::CpuKernelGrid;
 
 CpuGatherProblem cpu_gather_problem(int images, bool with_gw, unsigned seed, double radius = 1.9) {
-  CpuGatherProblem p;
-  p.settings.box = 24;
-  p.settings.blob.radius = radius;
-  p.layout = recon::make_grid_layout(p.settings);
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> uni(-1.0, 1.0), angle(0.0, 360.0), pos(0.05, 2.0);
-  const std::size_t pixels = std::size_t(p.layout.fx) * p.layout.fy;
-  p.spectra.resize(pixels * images);
-  for (auto& c : p.spectra) c = recon::Cf{static_cast<Real>(uni(rng)), static_cast<Real>(uni(rng))};
-  if (with_gw) {
-    p.gw.resize(pixels * images);
-    for (auto& g : p.gw) g = static_cast<Real>(pos(rng));
-  }
-  for (int i = 0; i < images; ++i) {
-    const geom::Mat3d a = geom::euler_to_matrix<double>(angle(rng), 0.5 * angle(rng), angle(rng));
-    p.spaces.push_back(recon::make_traverse_space(a.transposed(), p.layout, p.settings.blob.radius, i,
-                                                  static_cast<Real>(0.5 + 0.5 * pos(rng))));
-  }
-  return p;
+  recon::ReconstructionSettings settings;
+  settings.blob.radius = radius;
+  return test::cpu_kernel_problem(settings, images, with_gw, seed);
 }
-
-struct CpuGatherGrid {
-  std::vector<recon::RealComplex> g;
-  std::vector<Real> w;
-  int side = 0;
-  explicit CpuGatherGrid(int s) : g(std::size_t(s) * s * s), w(std::size_t(s) * s * s), side(s) {}
-  recon::CpuGridSink sink() { return {g.data(), w.data(), side}; }
-};
 
 /// The reference: gather_column over every column of every space's iteration plane.
 CpuGatherGrid cpu_gather_reference(const CpuGatherProblem& p, const recon::BlobTable& table) {
@@ -113,33 +75,15 @@ CpuGatherGrid cpu_gather_run(const CpuGatherProblem& p, const recon::BlobTable& 
   return out;
 }
 
-double cpu_gather_rel_l2(const CpuGatherGrid& a, const CpuGatherGrid& b, bool weights) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < a.w.size(); ++i) {
-    const double d = weights ? double(a.w[i]) - b.w[i] : std::abs(a.g[i] - b.g[i]);
-    const double r = weights ? double(b.w[i]) : std::abs(b.g[i]);
-    num += d * d;
-    den += r * r;
-  }
-  return std::sqrt(num / den);
-}
-
-/// Voxels that got a sum in one grid and none in the other.
-long cpu_gather_support_mismatch(const CpuGatherGrid& a, const CpuGatherGrid& b) {
-  long n = 0;
-  for (std::size_t i = 0; i < a.w.size(); ++i) n += (a.w[i] != 0) != (b.w[i] != 0);
-  return n;
-}
-
 void cpu_gather_check(recon::CpuTapKernel kernel, bool with_gw, double tolerance, double radius = 1.9) {
   const CpuGatherProblem p = cpu_gather_problem(12, with_gw, with_gw ? 11u : 7u, radius);
   const recon::BlobTable table(p.settings.blob);
   const CpuGatherGrid ref = cpu_gather_reference(p, table);
   const CpuGatherGrid got = cpu_gather_run(p, table, kernel, 1000);
-  const double gl2 = cpu_gather_rel_l2(got, ref, false), wl2 = cpu_gather_rel_l2(got, ref, true);
+  const double gl2 = test::cpu_kernel_rel_l2(got, ref, false), wl2 = test::cpu_kernel_rel_l2(got, ref, true);
   std::printf("U6 %s gather%s, radius %.3f, vs gather_column: G rel L2 %.3g, W rel L2 %.3g\n",
               recon::cpu_tap_kernel_name(kernel), with_gw ? " (gw)" : "", radius, gl2, wl2);
-  EXPECT_EQ(cpu_gather_support_mismatch(got, ref), 0);
+  EXPECT_EQ(test::cpu_kernel_support_mismatch(got, ref), 0);
   EXPECT_LE(gl2, tolerance);
   EXPECT_LE(wl2, tolerance);
 }

@@ -20,6 +20,7 @@
 #include "frost/reconstruction/scatter.hpp"
 #include "frost/reconstruction/settings.hpp"
 #include "frost/reconstruction/traverse_space.hpp"
+#include "cpu_kernel_problem.hpp"
 
 namespace {
 
@@ -27,55 +28,15 @@ using namespace frost;
 namespace recon = frost::recon;
 using recon::Real;
 
-/// Random samples and poses on the layout of a 24 px box (M 48), optionally with gw.
-struct ScatterProblem {
-  recon::ReconstructionSettings settings;
-  recon::GridLayout layout;
-  std::vector<recon::Cf> spectra;
-  std::vector<Real> gw;
-  std::vector<recon::TraverseSpace> spaces;
-  recon::SampleView view() const {
-    recon::SampleView v;
-    v.spectra = spectra.data();
-    v.gw = gw.empty() ? nullptr : gw.data();
-    v.fx = layout.fx;
-    v.fy = layout.fy;
-    v.M = layout.M;
-    return v;
-  }
-};
+using ScatterProblem = test::CpuKernelProblem;
+using ScatterGrid = test::CpuKernelGrid;
 
 ScatterProblem scatter_problem(int images, bool with_gw, unsigned seed, double radius) {
-  ScatterProblem p;
-  p.settings.box = 24;
-  p.settings.kernel = recon::Kernel::Separable;
-  p.settings.blob = {radius, 0, 12.0};
-  p.layout = recon::make_grid_layout(p.settings);
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> uni(-1.0, 1.0), angle(0.0, 360.0), pos(0.05, 2.0);
-  const std::size_t pixels = std::size_t(p.layout.fx) * p.layout.fy;
-  p.spectra.resize(pixels * images);
-  for (auto& c : p.spectra) c = recon::Cf{static_cast<Real>(uni(rng)), static_cast<Real>(uni(rng))};
-  if (with_gw) {
-    p.gw.resize(pixels * images);
-    for (auto& g : p.gw) g = static_cast<Real>(pos(rng));
-  }
-  const double reach = recon::insertion_reach(p.settings);
-  for (int i = 0; i < images; ++i) {
-    const geom::Mat3d a = geom::euler_to_matrix<double>(angle(rng), 0.5 * angle(rng), angle(rng));
-    p.spaces.push_back(recon::make_traverse_space(a.transposed(), p.layout, reach, i,
-                                                  static_cast<Real>(0.5 + 0.5 * pos(rng))));
-  }
-  return p;
+  recon::ReconstructionSettings settings;
+  settings.kernel = recon::Kernel::Separable;
+  settings.blob = {radius, 0, 12.0};
+  return test::cpu_kernel_problem(settings, images, with_gw, seed);
 }
-
-struct ScatterGrid {
-  std::vector<recon::RealComplex> g;
-  std::vector<Real> w;
-  int side = 0;
-  explicit ScatterGrid(int s) : g(std::size_t(s) * s * s), w(std::size_t(s) * s * s), side(s) {}
-  recon::CpuGridSink sink() { return {g.data(), w.data(), side}; }
-};
 
 template <class Weight>
 ScatterGrid scatter_reference(const ScatterProblem& p, const Weight& weight) {
@@ -117,23 +78,6 @@ ScatterGrid scatter_run(const ScatterProblem& p, const Weight& weight, recon::Cp
   return out;
 }
 
-double rel_l2(const ScatterGrid& a, const ScatterGrid& b, bool weights) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < a.w.size(); ++i) {
-    const double d = weights ? double(a.w[i]) - b.w[i] : std::abs(a.g[i] - b.g[i]);
-    const double r = weights ? double(b.w[i]) : std::abs(b.g[i]);
-    num += d * d;
-    den += r * r;
-  }
-  return std::sqrt(num / den);
-}
-
-long support_mismatch(const ScatterGrid& a, const ScatterGrid& b) {
-  long n = 0;
-  for (std::size_t i = 0; i < a.w.size(); ++i) n += (a.w[i] != 0) != (b.w[i] != 0);
-  return n;
-}
-
 void check(recon::CpuTapKernel kernel, double radius, bool with_gw, bool dynamic) {
   const ScatterProblem p = scatter_problem(10, with_gw, with_gw ? 5u : 9u, radius);
   const recon::BlobTable table(p.settings.blob, recon::BlobTable::kDefaultSize, true, 1);
@@ -148,10 +92,10 @@ void check(recon::CpuTapKernel kernel, double radius, bool with_gw, bool dynamic
   const ScatterGrid ref = dynamic ? scatter_reference(p, dyn) : scatter_reference(p, recon::TableWeight{table.view()});
   for (const auto& [edge, bars] : {std::pair{16, true}, std::pair{5, false}, std::pair{7, true}}) {
     const ScatterGrid got = run(edge, bars);
-    const double g = rel_l2(got, ref, false), w = rel_l2(got, ref, true);
+    const double g = test::cpu_kernel_rel_l2(got, ref, false), w = test::cpu_kernel_rel_l2(got, ref, true);
     std::printf("%s, radius %.1f, gw %d, dynamic %d, edge %d%s: rel L2 G %.3g W %.3g\n",
                 recon::cpu_tap_kernel_name(kernel), radius, with_gw, dynamic, edge, bars ? " bars" : "", g, w);
-    EXPECT_EQ(support_mismatch(got, ref), 0);
+    EXPECT_EQ(test::cpu_kernel_support_mismatch(got, ref), 0);
     EXPECT_LE(g, 1e-6);
     EXPECT_LE(w, 1e-6);
   }
