@@ -12,6 +12,11 @@ DeviceState::DeviceState(int device, const AccumulatorSpec& spec) : id(device) {
   const auto& values = spec.table.values();
   table = DeviceBuffer<float>(values.size());
   FROST_CUDA_CHECK(cudaMemcpy(table.data(), values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice));
+  if (spec.separable()) {
+    const auto& rows = spec.windows.values();
+    windows = DeviceBuffer<float>(rows.size());
+    FROST_CUDA_CHECK(cudaMemcpy(windows.data(), rows.data(), rows.size() * sizeof(float), cudaMemcpyHostToDevice));
+  }
   if (spec.settings.fast && !spec.taps.empty()) {
     taps = DeviceBuffer<recon::BlobTap>(spec.taps.size());
     FROST_CUDA_CHECK(cudaMemcpy(taps.data(), spec.taps.data(), spec.taps.size() * sizeof(recon::BlobTap),
@@ -58,6 +63,7 @@ void DeviceState::release_cube(int grid) {
 
 void DeviceState::release() noexcept {
   table = DeviceBuffer<float>();
+  windows = DeviceBuffer<float>();
   taps = DeviceBuffer<recon::BlobTap>();
   tasks.clear();
   g.clear();

@@ -20,6 +20,7 @@ struct DeviceState {
   int id = 0;
   std::string name;
   DeviceBuffer<float> table;
+  DeviceBuffer<float> windows;           ///< the separable kernel's window factors (WindowTable rows)
   DeviceBuffer<recon::BlobTap> taps;     ///< fast-mode convolution taps
   std::vector<DeviceBuffer<float>> g, w; ///< per grid: G (interleaved re, im) and W
   /// Per grid: the double half grid the cube is folded into every so many spaces

@@ -25,6 +25,10 @@ InsertArgs make_insert_args(const AccumulatorSpec& spec, Lane& lane, DeviceState
   a.table = spec.table.view();
   a.table.data = device.table.data();
   a.dynamic = spec.dynamic;
+  if (a.separable) {
+    a.windows = recon::window_table_view(spec.windows);
+    a.windows.data = device.windows.data();
+  }
   a.g = device.g[grid].data();
   a.w = device.w[grid].data();
   a.side = layout.side();

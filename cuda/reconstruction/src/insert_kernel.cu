@@ -389,10 +389,10 @@ void launch_precise(const InsertLaunchConfig& c, const InsertArgs& args, const W
 /// per sample pixel (blockIdx.x over the pixels, y and z over the spaces), recon::scatter_sample
 /// with float atomics. Pixels beyond the sphere's reach plus the window's diagonal are skipped:
 /// every voxel they reach lies outside the sphere.
-template <class Weight>
+template <class Window>
 __global__ void scatter_kernel(const recon::TraverseSpace* __restrict__ spaces, int space_count,
-                               recon::SampleView samples, int window, float reach_extra, Weight weight,
-                               float* __restrict__ g, float* __restrict__ w, int side) {
+                               recon::SampleView samples, float reach_extra, Window win, float* __restrict__ g,
+                               float* __restrict__ w, int side) {
   const int pixels = samples.fx * samples.fy;
   const int p = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int s = static_cast<int>(blockIdx.y + blockIdx.z * gridDim.y);
@@ -402,21 +402,21 @@ __global__ void scatter_kernel(const recon::TraverseSpace* __restrict__ spaces, 
   const float ky = static_cast<float>(i) - 0.5f * samples.fy;
   const float reach = sqrtf(ts.max_distance_sqr) + reach_extra;
   if (static_cast<float>(j) * j + ky * ky > reach * reach) return;
-  recon::scatter_sample(ts, j, i, samples, window, weight, AtomicGrid{g, w, side});
+  recon::scatter_sample(ts, j, i, samples, win, AtomicGrid{g, w, side});
 }
 
-template <class Weight>
-void launch_scatter(const InsertArgs& a, const Weight& weight, cudaStream_t stream) {
+template <class Window>
+void launch_scatter(const InsertArgs& a, const Window& win, cudaStream_t stream) {
   constexpr int kThreads = 256;
   const int pixels = a.samples.fx * a.samples.fy;
-  const int window = recon::scatter_window(a.radius);
+  const int window = win.window();
   // Voxels of a window lie within window/2 per axis of the pixel's position.
   const float reach_extra = 0.5f * window * 1.7320508f + 1e-3f;
   const unsigned gy = static_cast<unsigned>(a.space_count < 65535 ? a.space_count : 65535);
   const unsigned gz = static_cast<unsigned>((a.space_count + 65534) / 65535);
   const dim3 grid(static_cast<unsigned>((pixels + kThreads - 1) / kThreads), gy, gz);
-  scatter_kernel<<<grid, kThreads, 0, stream>>>(a.spaces, a.space_count, a.samples, window, reach_extra, weight, a.g,
-                                                a.w, a.side);
+  scatter_kernel<<<grid, kThreads, 0, stream>>>(a.spaces, a.space_count, a.samples, reach_extra, win, a.g, a.w,
+                                                a.side);
 }
 
 } // namespace
@@ -425,9 +425,9 @@ void launch_insert(const InsertLaunchConfig& c, const InsertArgs& args, cudaStre
   if (args.space_count <= 0) return;
   if (args.separable) {
     if (args.weight == WeightMode::Table)
-      launch_scatter(args, recon::TableWeight{args.table}, stream);
+      launch_scatter(args, recon::TableWindow{args.windows}, stream);
     else
-      launch_scatter(args, args.dynamic, stream);
+      launch_scatter(args, recon::DynamicWindow{args.dynamic, recon::scatter_window(args.radius)}, stream);
     FROST_CHECK_LAUNCH();
     FROST_SYNC_CHECK(stream);
     return;

@@ -11,6 +11,7 @@
 #include "frost/reconstruction/fold_math.hpp"
 #include "frost/reconstruction/gather.hpp"
 #include "frost/reconstruction/grid_symmetry.hpp"
+#include "frost/reconstruction/scatter.hpp"
 #include "frost/reconstruction/traverse_space.hpp"
 
 namespace frost::cuda::detail {
@@ -48,6 +49,7 @@ struct InsertArgs {
   float radius = 0;                             ///< blob radius a
   recon::BlobTableView table;                   ///< device table (Table mode)
   recon::DynamicWeight dynamic;                 ///< Dynamic mode
+  recon::WindowTableView windows;               ///< separable, Table mode: device window factors
   float* g = nullptr;                           ///< device cube G: (M+1)^3 interleaved re, im
   float* w = nullptr;                           ///< device cube W: (M+1)^3
   int side = 0;                                 ///< M + 1

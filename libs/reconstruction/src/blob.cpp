@@ -22,6 +22,19 @@ BlobTable::BlobTable(const BlobParams& p, int size, bool normalise, int dims) : 
   }
 }
 
+WindowTable::WindowTable(const BlobParams& p, int window, int rows) : rows_(rows), window_(window) {
+  FROST_EXPECTS(rows >= 2 && (window == 3 || window == 4), "window table: at least 2 rows, a window of 3 or 4");
+  const double ima = bessel_i(p.order, p.alpha);
+  scale_ = 1.0 / blob_fourier_nd(0.0, p, ima, 1);
+  const double t0 = window == 3 ? -0.5 : 0.0;
+  values_.assign(static_cast<std::size_t>(4 * rows), Real(0));
+  for (int r = 0; r < rows; ++r) {
+    const double t = t0 + double(r) / (rows - 1);
+    for (int q = 0; q < window; ++q)
+      values_[static_cast<std::size_t>(4 * r + q)] = static_cast<Real>(scale_ * blob_value(q - 1 - t, p, ima));
+  }
+}
+
 BlobTableView BlobTable::view() const noexcept {
   BlobTableView v;
   v.data = values_.data();

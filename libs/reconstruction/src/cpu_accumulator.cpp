@@ -10,6 +10,7 @@
 #include "frost/reconstruction/cpu_gather.hpp"
 #include "frost/reconstruction/cpu_scatter.hpp"
 #include "frost/reconstruction/gather.hpp"
+#include "frost/reconstruction/scatter.hpp"
 #include "cpu_space_queue.hpp"
 
 namespace frost::recon {
@@ -64,26 +65,32 @@ int brick_edge() {
 }
 
 /// The 1-D factor of the separable kernel computed on the fly: the blob formula with the 1-D
-/// normalisation of `table1d`.
-DynamicWeight separable_dynamic_weight(const BlobParams& p, const BlobTable& table1d) {
+/// normalisation of `windows`.
+DynamicWeight separable_dynamic_weight(const BlobParams& p, const WindowTable& windows) {
   DynamicWeight w;
   w.inv_radius2 = static_cast<float>(1.0 / (p.radius * p.radius));
   w.alpha = static_cast<float>(p.alpha);
   w.order = p.order;
-  w.scale = static_cast<float>(table1d.scale() / bessel_i(p.order, p.alpha));
+  w.scale = static_cast<float>(windows.scale() / bessel_i(p.order, p.alpha));
   return w;
+}
+
+/// The separable kernel's window table for `settings` (any radius: the window follows it).
+WindowTable separable_windows(const ReconstructionSettings& settings) {
+  return WindowTable(settings.blob, scatter_window(static_cast<Real>(settings.blob.radius)));
 }
 
 /// The precise modes on the CPU: bricks spread over the threads, each brick taking the spaces in
 /// batch order, so every voxel sums its contributions in the same order for any thread count.
-/// The blob gathers per voxel (`table`); the separable kernel scatters per sample (`table1d`).
+/// The blob gathers per voxel (`table`); the separable kernel scatters per sample (`windows`).
 void insert_bricks(const SampleView& view, const TraverseSpace* ts, int spaces, FullGrid& grid,
-                   const ReconstructionSettings& settings, const BlobTable& table, const BlobTable& table1d) {
+                   const ReconstructionSettings& settings, const BlobTable& table, const WindowTable& windows) {
   const CpuGridSink sink{grid.data.data(), grid.weight.data(), grid.side()};
-  const BlobTableView tv = settings.kernel == Kernel::Separable ? table1d.view() : table.view();
+  const BlobTableView tv = table.view();
+  const WindowTableView wv = window_table_view(windows);
   const bool separable = settings.kernel == Kernel::Separable;
   const bool dynamic = settings.interp == Interpolation::Dynamic;
-  const DynamicWeight dyn = separable_dynamic_weight(settings.blob, table1d);
+  const DynamicWeight dyn = separable_dynamic_weight(settings.blob, windows);
   const Real radius = static_cast<Real>(settings.blob.radius);
   const Real reach = static_cast<Real>(insertion_reach(settings));
   const CpuTapKernel kernel = default_cpu_tap_kernel();
@@ -109,7 +116,7 @@ void insert_bricks(const SampleView& view, const TraverseSpace* ts, int spaces, 
       else if (dynamic)
         scatter_space_box(ts[s], view, dyn, radius, box, sink, kernel);
       else
-        scatter_space_box(ts[s], view, tv, radius, box, sink, kernel);
+        scatter_space_box(ts[s], view, wv, box, sink, kernel);
     }
   }
 }
@@ -118,7 +125,7 @@ class CpuAccumulator final : public GridAccumulator {
 public:
   CpuAccumulator(const ReconstructionSettings& settings, const GridLayout& layout, int grids)
       : settings_(settings), layout_(layout), table_(settings.blob),
-        table1d_(settings.blob, BlobTable::kDefaultSize, true, 1) {
+        windows_(separable_windows(settings)) {
     for (int g = 0; g < grids; ++g) {
       grids_.emplace_back(layout);
       folded_.emplace_back();
@@ -182,14 +189,14 @@ private:
     CpuSpaceQueue& q = queues_[grid];
     if (q.empty()) return;
     insert_bricks(q.view(), q.spaces().data(), static_cast<int>(q.spaces().size()), grids_[grid], settings_, table_,
-                  table1d_);
+                  windows_);
     q.clear();
   }
 
   ReconstructionSettings settings_;
   GridLayout layout_;
   BlobTable table_;
-  BlobTable table1d_; ///< the separable kernel's 1-D factor
+  WindowTable windows_; ///< the separable kernel's window factors
   std::vector<FullGrid> grids_;
   std::vector<HalfGrid> folded_;          ///< per grid: the periodic folds' sum (M = 0 until the first)
   std::vector<std::int64_t> since_fold_;  ///< per grid: spaces inserted since the last fold
@@ -201,8 +208,8 @@ private:
 void insert_batch_cpu(const SampleBatch& batch, FullGrid& grid, const ReconstructionSettings& settings,
                       const BlobTable& table) {
   if (!settings.fast && (settings.interp == Interpolation::Lookup || settings.kernel == Kernel::Separable)) {
-    const BlobTable table1d(settings.blob, BlobTable::kDefaultSize, true, 1);
-    insert_bricks(batch.view(), batch.spaces(), batch.space_count(), grid, settings, table, table1d);
+    insert_bricks(batch.view(), batch.spaces(), batch.space_count(), grid, settings, table,
+                  separable_windows(settings));
   } else if (settings.fast) {
     insert_spaces(batch, grid, settings, TableWeight{table.view()});
   } else {

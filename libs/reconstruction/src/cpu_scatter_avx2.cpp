@@ -25,33 +25,31 @@ inline namespace FROST_RECON_PRECISION {
 namespace cpu_avx2 {
 namespace {
 
-/// One axis of axis_weights with the table lookup of TableWeight, 4 lanes at once: the same
-/// float operations (no contraction in this file), so the same factors.
-inline int axis_weights_table(float p, int window, const BlobTableView& t, float* k) {
-  const int o = static_cast<int>(std::floor(window == 3 ? p + 0.5f : p)) - 1;
-  const __m128 d = _mm_sub_ps(_mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(o), _mm_setr_epi32(0, 1, 2, 3))),
-                              _mm_set1_ps(p));
-  const __m128 d2 = _mm_mul_ps(d, d);
-  __m128 in = _mm_cmp_ps(d2, _mm_set1_ps(t.radius2), _CMP_LE_OQ);
-  if (window == 3) in = _mm_and_ps(in, _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0)));
-  const __m128i i = _mm_min_epi32(_mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(d2, _mm_set1_ps(t.inv_step)), _mm_set1_ps(0.5f))),
-                                  _mm_set1_epi32(t.size - 1));
-  _mm_store_ps(k, _mm_mask_i32gather_ps(_mm_setzero_ps(), t.data, i, in, 4));
+/// One axis of TableWindow: the same float operations (no contraction in this file), the two
+/// rows and their interpolation as 4-lane vectors.
+inline int window_table_axis(float p, const WindowTableView& t, float* k) {
+  const int o = window_origin(p, t.window);
+  const float x = (p - static_cast<float>(o + 1) - t.t0) * t.inv_step;
+  int r = static_cast<int>(x);
+  r = r < 0 ? 0 : (r > t.rows - 2 ? t.rows - 2 : r);
+  const float f = x - static_cast<float>(r);
+  const __m128 a = _mm_loadu_ps(t.data + 4 * r), b = _mm_loadu_ps(t.data + 4 * r + 4);
+  _mm_store_ps(k, _mm_add_ps(a, _mm_mul_ps(_mm_set1_ps(f), _mm_sub_ps(b, a))));
   return o;
 }
 
 /// One x row of a window: the 4 complex values as one 8-float vector, the 4 weights as one
 /// 4-float vector; the window's table factors 4 lanes at a time.
-struct VectorRow {
-  template <int W, class Weight>
-  void window_weights(const Weight& weight, float px, float py, float pz, float* kx, float* ky, float* kz, int& ox,
+struct VectorRow : cpu_scatter_walk::LoopRow {
+  template <int W, class Window>
+  void window_weights(const Window& win, float px, float py, float pz, float* kx, float* ky, float* kz, int& ox,
                       int& oy, int& oz) const {
-    if constexpr (std::is_same_v<Weight, TableWeight>) {
-      ox = axis_weights_table(px, W, weight.table, kx);
-      oy = axis_weights_table(py, W, weight.table, ky);
-      oz = axis_weights_table(pz, W, weight.table, kz);
+    if constexpr (std::is_same_v<Window, TableWindow>) {
+      ox = window_table_axis(px, win.table, kx);
+      oy = window_table_axis(py, win.table, ky);
+      oz = window_table_axis(pz, win.table, kz);
     } else {
-      cpu_scatter_walk::window_weights_scalar<W>(weight, px, py, pz, kx, ky, kz, ox, oy, oz);
+      cpu_scatter_walk::window_weights_scalar<W>(win, px, py, pz, kx, ky, kz, ox, oy, oz);
     }
   }
   void operator()(float* g, float* w, float k, const float* gx, const float* wx) const {
@@ -89,14 +87,14 @@ struct VectorRow {
 
 } // namespace
 
-void scatter_space_box(const TraverseSpace& ts, const SampleView& s, const BlobTableView& table, Real radius,
-                       const VoxelBox& box, const CpuGridSink& sink) {
-  cpu_scatter_walk::scatter_box(ts, s, TableWeight{table}, radius, box, sink, VectorRow{});
+void scatter_space_box(const TraverseSpace& ts, const SampleView& s, const WindowTableView& table, const VoxelBox& box,
+                       const CpuGridSink& sink) {
+  cpu_scatter_walk::scatter_box(ts, s, TableWindow{table}, box, sink, VectorRow{});
 }
 
 void scatter_space_box(const TraverseSpace& ts, const SampleView& s, const DynamicWeight& dynamic, Real radius,
                        const VoxelBox& box, const CpuGridSink& sink) {
-  cpu_scatter_walk::scatter_box(ts, s, dynamic, radius, box, sink, VectorRow{});
+  cpu_scatter_walk::scatter_box(ts, s, DynamicWindow{dynamic, scatter_window(radius)}, box, sink, VectorRow{});
 }
 
 } // namespace cpu_avx2
@@ -114,7 +112,7 @@ void scatter_space_box(const TraverseSpace& ts, const SampleView& s, const Dynam
 namespace frost::recon {
 inline namespace FROST_RECON_PRECISION {
 namespace cpu_avx2 {
-void scatter_space_box(const TraverseSpace&, const SampleView&, const BlobTableView&, Real, const VoxelBox&,
+void scatter_space_box(const TraverseSpace&, const SampleView&, const WindowTableView&, const VoxelBox&,
                        const CpuGridSink&) {}
 void scatter_space_box(const TraverseSpace&, const SampleView&, const DynamicWeight&, Real, const VoxelBox&,
                        const CpuGridSink&) {}

@@ -3,11 +3,12 @@
 // cpu_avx2::available() first.
 #include "frost/reconstruction/cpu_gather.hpp"
 #include "frost/reconstruction/gather.hpp"
+#include "frost/reconstruction/scatter.hpp"
 
 namespace frost::recon {
 inline namespace FROST_RECON_PRECISION {
 namespace cpu_avx2 {
-void scatter_space_box(const TraverseSpace& ts, const SampleView& s, const BlobTableView& table, Real radius,
+void scatter_space_box(const TraverseSpace& ts, const SampleView& s, const WindowTableView& table,
                        const VoxelBox& box,
                        const CpuGridSink& sink);
 void scatter_space_box(const TraverseSpace& ts, const SampleView& s, const DynamicWeight& dynamic, Real radius,

@@ -19,18 +19,37 @@ namespace {
 /// taken in by it scatters nothing into the box (its window is clipped away).
 constexpr double kMargin = 1e-3;
 
-/// The window origins and kernel factors of a sample at (px, py, pz): axis_weights on each axis.
-template <int W, class Weight>
-inline void window_weights_scalar(const Weight& weight, Real px, Real py, Real pz, Real* kx, Real* ky, Real* kz,
-                                  int& ox, int& oy, int& oz) {
-  ox = axis_weights(px, W, weight, kx);
-  oy = axis_weights(py, W, weight, ky);
-  oz = axis_weights(pz, W, weight, kz);
+/// The window origins and kernel factors of a sample at (px, py, pz): the window policy (scatter.hpp)
+/// on each axis.
+template <int W, class Window>
+inline void window_weights_scalar(const Window& win, Real px, Real py, Real pz, Real* kx, Real* ky, Real* kz, int& ox,
+                                  int& oy, int& oz) {
+  ox = win(px, kx);
+  oy = win(py, ky);
+  oz = win(pz, kz);
 }
+
+/// One row of samples of a space as a row policy sees it (Row::samples): the space, the box,
+/// the sample row i and the last column whose windows lie inside the sphere.
+template <int Window>
+struct RowRun {
+  static constexpr int W = Window;
+  const TraverseSpace& ts;
+  const SampleView& s;
+  const VoxelBox& box;
+  const CpuGridSink& sink;
+  int i;
+  int j_inner;
+};
 
 /// One x row of a window, portable: g[0..8) += k gx (4 complex values), w[0..4) += k wx; with
 /// per-voxel factors k4 in lanes(); the window's factors from the shared axis_weights.
 struct LoopRow {
+  /// Columns j0..j1 of a row of samples: each through the walk's own per-sample code.
+  template <class Run, class Weight, class One>
+  void samples(const Run&, const Weight&, int j0, int j1, One&& one) const {
+    for (int j = j0; j <= j1; ++j) one(j);
+  }
   template <int W, class Weight>
   void window_weights(const Weight& weight, Real px, Real py, Real pz, Real* kx, Real* ky, Real* kz, int& ox, int& oy,
                       int& oz) const {
@@ -133,14 +152,49 @@ inline void scatter_box_window(const TraverseSpace& ts, const SampleView& s, con
   const Real rhalf = static_cast<Real>(half);
   const int M = s.M;
   const std::size_t slot = static_cast<std::size_t>(ts.projection_index) * s.fx * s.fy;
-  for (int i = i_from; i <= i_to; ++i) {
+  // The columns of row i whose windows meet the box (empty when j0 > j1).
+  auto columns = [&](int i, int& j0, int& j1) {
     const double ky = i - vhalf;
     const double ky2 = ky * ky;
-    if (ky2 > reach_out2) continue;
-    int j0, j1;
+    j0 = 1;
+    j1 = 0;
+    if (ky2 > reach_out2) return;
     solve_columns(ts, ky, half, lo, hi, j_from, std::min<double>(j_to, std::sqrt(reach_out2 - ky2)), j0, j1);
     j0 = std::max(j0, j_from);
-    for (int j = j0; j <= j1; ++j) {
+  };
+  // A brick pass visits many spaces, and a space's samples are rarely still in the cache: the
+  // samples of the row after next are prefetched while this row is added.
+  constexpr int kAhead = 2;
+  int ahead_j0[kAhead + 1], ahead_j1[kAhead + 1];
+  for (int a = 0; a <= kAhead; ++a) columns(i_from + a, ahead_j0[a], ahead_j1[a]);
+  for (int i = i_from; i <= i_to; ++i) {
+    const int j0 = ahead_j0[0], j1 = ahead_j1[0];
+    for (int a = 0; a < kAhead; ++a) {
+      ahead_j0[a] = ahead_j0[a + 1];
+      ahead_j1[a] = ahead_j1[a + 1];
+    }
+    if (i + kAhead + 1 <= i_to) {
+      int& n0 = ahead_j0[kAhead];
+      int& n1 = ahead_j1[kAhead];
+      columns(i + kAhead + 1, n0, n1);
+      if (n0 <= n1) {
+        const Cf* row = s.spectra + slot + static_cast<std::size_t>(i + kAhead + 1) * s.fx;
+        __builtin_prefetch(row + n0);
+        __builtin_prefetch(row + n1);
+        if (s.gw) {
+          const Real* grow = s.gw + slot + static_cast<std::size_t>(i + kAhead + 1) * s.fx;
+          __builtin_prefetch(grow + n0);
+          __builtin_prefetch(grow + n1);
+        }
+      }
+    }
+    if (j0 > j1) continue;
+    const double ky = i - vhalf;
+    const double ky2 = ky * ky;
+    // Columns j <= j_inner have every window voxel inside the sphere.
+    const double inner_left = reach_in2 - ky2;
+    const int j_inner = inner_left < 0 ? -1 : static_cast<int>(std::floor(std::sqrt(inner_left)));
+    auto one_sample = [&](int j) {
       Real px, py, pz;
       sample_position(ts, j, i, s, px, py, pz);
       alignas(16) Real kx[kScatterWindow], kyv[kScatterWindow], kz[kScatterWindow];
@@ -148,20 +202,20 @@ inline void scatter_box_window(const TraverseSpace& ts, const SampleView& s, con
       add_row.template window_weights<W>(weight, px, py, pz, kx, kyv, kz, ox, oy, oz);
       const int c0 = std::max(0, box.lo[2] - oz), c1 = std::min(W - 1, box.hi[2] - oz);
       const int b0 = std::max(0, box.lo[1] - oy), b1 = std::min(W - 1, box.hi[1] - oy);
-      if (c0 > c1 || b0 > b1 || ox + W - 1 < box.lo[0] || ox > box.hi[0]) continue;
+      if (c0 > c1 || b0 > b1 || ox + W - 1 < box.lo[0] || ox > box.hi[0]) return;
       const std::size_t p = slot + static_cast<std::size_t>(i) * s.fx + j;
       const Cf f = s.spectra[p];
       const Real g = s.gw ? s.gw[p] : Real(1);
       if (ox >= box.lo[0] && ox + kScatterWindow - 1 <= box.hi[0] && ox + kScatterWindow - 1 <= M) {
         // The 4-voxel x rows lie in the box: 8 + 4 floats per row; near the sphere's edge the
         // voxels beyond it get a factor 0.
-        const bool inner = double(j) * j + ky2 <= reach_in2;
+        const bool inner = j <= j_inner;
         RealComplex* gz = sink.g + (std::size_t(oz + c0) * side + std::size_t(oy + b0)) * side + std::size_t(ox);
         Real* wz = sink.w + (gz - sink.g);
         if (inner) {
           add_row.window(reinterpret_cast<Real*>(gz), wz, side, plane, c1 - c0 + 1, b1 - b0 + 1, kx, kyv + b0, kz + c0,
                          f, g, iw);
-          continue;
+          return;
         }
         Real gx[2 * kScatterWindow], wx[kScatterWindow], dx2[kScatterWindow];
         for (int a = 0; a < kScatterWindow; ++a) {
@@ -185,7 +239,7 @@ inline void scatter_box_window(const TraverseSpace& ts, const SampleView& s, con
             add_row.lanes(reinterpret_cast<Real*>(gy), wy, k4, gx, wx);
           }
         }
-        continue;
+        return;
       }
       // Clipped by the box or the cube's x edge: voxel by voxel.
       const int a0 = std::max(0, box.lo[0] - ox), a1 = std::min(W - 1, box.hi[0] - ox);
@@ -206,18 +260,20 @@ inline void scatter_box_window(const TraverseSpace& ts, const SampleView& s, con
           }
         }
       }
-    }
+    };
+    RowRun<W> run{ts, s, box, sink, i, j_inner};
+    add_row.samples(run, weight, j0, j1, one_sample);
   }
 }
 
-/// scatter_box_window for the window of `radius` (scatter_window).
-template <class Weight, class Row = LoopRow>
-inline void scatter_box(const TraverseSpace& ts, const SampleView& s, const Weight& weight, Real radius,
-                        const VoxelBox& box, const CpuGridSink& sink, const Row& add_row = Row{}) {
-  if (scatter_window(radius) == 3)
-    scatter_box_window<3>(ts, s, weight, box, sink, add_row);
+/// scatter_box_window for the window of `win` (TableWindow or DynamicWindow).
+template <class Window, class Row = LoopRow>
+inline void scatter_box(const TraverseSpace& ts, const SampleView& s, const Window& win, const VoxelBox& box,
+                        const CpuGridSink& sink, const Row& add_row = Row{}) {
+  if (win.window() == 3)
+    scatter_box_window<3>(ts, s, win, box, sink, add_row);
   else
-    scatter_box_window<4>(ts, s, weight, box, sink, add_row);
+    scatter_box_window<4>(ts, s, win, box, sink, add_row);
 }
 
 } // namespace

@@ -38,15 +38,14 @@ ScatterProblem scatter_problem(int images, bool with_gw, unsigned seed, double r
   return test::cpu_kernel_problem(settings, images, with_gw, seed);
 }
 
-template <class Weight>
-ScatterGrid scatter_reference(const ScatterProblem& p, const Weight& weight) {
+template <class Window>
+ScatterGrid scatter_reference(const ScatterProblem& p, const Window& win) {
   ScatterGrid out(p.layout.M + 1);
   const recon::SampleView v = p.view();
-  const int window = recon::scatter_window(static_cast<Real>(p.settings.blob.radius));
   for (const auto& ts : p.spaces)
     for (int i = 0; i < v.fy; ++i)
       for (int j = 0; j < v.fx; ++j)
-        recon::scatter_sample(ts, j, i, v, window, weight, [&](int x, int y, int z, Real gr, Real gi, Real ws) {
+        recon::scatter_sample(ts, j, i, v, win, [&](int x, int y, int z, Real gr, Real gi, Real ws) {
           const std::size_t k = (std::size_t(z) * out.side + y) * out.side + x;
           out.g[k] += recon::RealComplex(gr, gi);
           out.w[k] += ws;
@@ -54,10 +53,10 @@ ScatterGrid scatter_reference(const ScatterProblem& p, const Weight& weight) {
   return out;
 }
 
-/// The walk over boxes of edge x edge x edge voxels, or bars (the whole x axis) when `bars`.
-template <class Weight>
-ScatterGrid scatter_run(const ScatterProblem& p, const Weight& weight, recon::CpuTapKernel kernel, int edge,
-                        bool bars) {
+/// The walk over boxes of edge x edge x edge voxels, or bars (the whole x axis) when `bars`, with
+/// window factors from `table` or, when `dynamic` is given, computed.
+ScatterGrid scatter_run(const ScatterProblem& p, const recon::WindowTableView& table, const recon::DynamicWeight* dynamic,
+                        recon::CpuTapKernel kernel, int edge, bool bars) {
   ScatterGrid out(p.layout.M + 1);
   const Real radius = static_cast<Real>(p.settings.blob.radius);
   const Real reach = static_cast<Real>(recon::insertion_reach(p.settings));
@@ -73,23 +72,27 @@ ScatterGrid scatter_run(const ScatterProblem& p, const Weight& weight, recon::Cp
         if (bars) box.hi[0] = out.side - 1;
         for (const auto& ts : p.spaces)
           if (recon::space_touches_box(ts, p.view(), reach, box))
-            recon::scatter_space_box(ts, p.view(), weight, radius, box, out.sink(), kernel);
+            if (dynamic)
+              recon::scatter_space_box(ts, p.view(), *dynamic, radius, box, out.sink(), kernel);
+            else
+              recon::scatter_space_box(ts, p.view(), table, box, out.sink(), kernel);
       }
   return out;
 }
 
 void check(recon::CpuTapKernel kernel, double radius, bool with_gw, bool dynamic) {
   const ScatterProblem p = scatter_problem(10, with_gw, with_gw ? 5u : 9u, radius);
-  const recon::BlobTable table(p.settings.blob, recon::BlobTable::kDefaultSize, true, 1);
+  const recon::WindowTable windows(p.settings.blob, recon::scatter_window(static_cast<Real>(radius)));
+  const recon::WindowTableView table = recon::window_table_view(windows);
   recon::DynamicWeight dyn;
   dyn.inv_radius2 = static_cast<float>(1.0 / (radius * radius));
   dyn.alpha = static_cast<float>(p.settings.blob.alpha);
   dyn.order = 0;
-  dyn.scale = static_cast<float>(table.scale() / recon::bessel_i(0, p.settings.blob.alpha));
-  auto run = [&](int edge, bool bars) {
-    return dynamic ? scatter_run(p, dyn, kernel, edge, bars) : scatter_run(p, table.view(), kernel, edge, bars);
-  };
-  const ScatterGrid ref = dynamic ? scatter_reference(p, dyn) : scatter_reference(p, recon::TableWeight{table.view()});
+  dyn.scale = static_cast<float>(windows.scale() / recon::bessel_i(0, p.settings.blob.alpha));
+  auto run = [&](int edge, bool bars) { return scatter_run(p, table, dynamic ? &dyn : nullptr, kernel, edge, bars); };
+  const int window = recon::scatter_window(static_cast<Real>(radius));
+  const ScatterGrid ref = dynamic ? scatter_reference(p, recon::DynamicWindow{dyn, window})
+                                  : scatter_reference(p, recon::TableWindow{table});
   for (const auto& [edge, bars] : {std::pair{16, true}, std::pair{5, false}, std::pair{7, true}}) {
     const ScatterGrid got = run(edge, bars);
     const double g = test::cpu_kernel_rel_l2(got, ref, false), w = test::cpu_kernel_rel_l2(got, ref, true);
@@ -115,32 +118,36 @@ TEST(CpuScatter, DynamicWeightsMatchTheSharedScatter) {
   for (CpuTapKernel k : {CpuTapKernel::Block, CpuTapKernel::Avx2}) check(k, 1.5, true, true);
 }
 
-// The reference itself: every voxel of a window gets k(dx) k(dy) k(dz) of one factor table, and
-// no sample reaches farther than the window.
+// The reference itself: every voxel of a window gets k(dx) k(dy) k(dz), the 1-D factor normalised
+// in 1-D (within the window table's interpolation, 1e-5 of k(0)), and no voxel beyond the window
+// gets anything.
 TEST(CpuScatter, OneSampleSpreadsTheProductOfThreeFactors) {
-  ScatterProblem p = scatter_problem(1, false, 3u, 1.5);
-  std::fill(p.spectra.begin(), p.spectra.end(), recon::Cf{0, 0});
-  const int j = 5, i = p.layout.fy / 2 + 3;
-  p.spectra[std::size_t(i) * p.layout.fx + j] = recon::Cf{1, 0};
-  const recon::BlobTable table(p.settings.blob, recon::BlobTable::kDefaultSize, true, 1);
-  const ScatterGrid got = scatter_run(p, table.view(), CpuTapKernel::Block, 16, true);
-  Real px, py, pz;
-  recon::sample_position(p.spaces[0], j, i, p.view(), px, py, pz);
-  double checked = 0;
-  for (int z = 0; z < got.side; ++z)
-    for (int y = 0; y < got.side; ++y)
-      for (int x = 0; x < got.side; ++x) {
-        const double dx = x - px, dy = y - py, dz = z - pz;
-        const std::size_t k = (std::size_t(z) * got.side + y) * got.side + x;
-        const double expect = std::max(std::abs(dx), std::max(std::abs(dy), std::abs(dz))) > 1.5
-                                  ? 0.0
-                                  : p.spaces[0].weight * table.nearest(Real(dx * dx)) * table.nearest(Real(dy * dy)) *
-                                        table.nearest(Real(dz * dz));
-        EXPECT_NEAR(got.g[k].real(), expect, 1e-6 * table.nearest(0) * table.nearest(0) * table.nearest(0) + 1e-9)
-            << x << " " << y << " " << z;
-        checked += expect;
-      }
-  EXPECT_GT(checked, 0.0);
+  for (double radius : {1.5, 1.9}) {
+    ScatterProblem p = scatter_problem(1, false, 3u, radius);
+    std::fill(p.spectra.begin(), p.spectra.end(), recon::Cf{0, 0});
+    const int j = 5, i = p.layout.fy / 2 + 3;
+    p.spectra[std::size_t(i) * p.layout.fx + j] = recon::Cf{1, 0};
+    const int window = recon::scatter_window(static_cast<Real>(radius));
+    const recon::WindowTable windows(p.settings.blob, window);
+    const ScatterGrid got = scatter_run(p, recon::window_table_view(windows), nullptr, CpuTapKernel::Block, 16, true);
+    Real px, py, pz;
+    recon::sample_position(p.spaces[0], j, i, p.view(), px, py, pz);
+    const double ima = recon::bessel_i(0, p.settings.blob.alpha);
+    auto k = [&](double d) { return windows.scale() * recon::blob_value(d, p.settings.blob, ima); };
+    const double half = 0.5 * window;
+    double checked = 0;
+    for (int z = 0; z < got.side; ++z)
+      for (int y = 0; y < got.side; ++y)
+        for (int x = 0; x < got.side; ++x) {
+          const double dx = x - px, dy = y - py, dz = z - pz;
+          const std::size_t n = (std::size_t(z) * got.side + y) * got.side + x;
+          const bool in = std::abs(dx) <= half && std::abs(dy) <= half && std::abs(dz) <= half;
+          const double expect = in ? p.spaces[0].weight * k(dx) * k(dy) * k(dz) : 0.0;
+          EXPECT_NEAR(got.g[n].real(), expect, 1e-5 * k(0) * k(0) * k(0)) << radius << ": " << x << " " << y << " " << z;
+          checked += expect;
+        }
+    EXPECT_GT(checked, 0.0);
+  }
 }
 
 // The gridding correction divides by the 1-D transform of the factor (blob_fourier_nd, dims 1):

@@ -226,6 +226,24 @@ private:
   std::vector<Real> values_;
 };
 
+/// @brief Host-owned table of the separable kernel's window factors (WindowTableView in scatter.hpp,
+/// docs/reconstruct_fourier.md#the-separable-kernel): `rows` rows of 4 Reals for a window of
+/// `window` voxels (3 or 4), the 1-D factor normalised in 1-D (1/K1^(0)), computed in double.
+class WindowTable {
+public:
+  static constexpr int kDefaultRows = 257;
+  WindowTable(const BlobParams& p, int window, int rows = kDefaultRows);
+  const std::vector<Real>& values() const noexcept { return values_; }
+  int rows() const noexcept { return rows_; }
+  int window() const noexcept { return window_; }
+  double scale() const noexcept { return scale_; }
+
+private:
+  int rows_ = 0, window_ = 3;
+  double scale_ = 1.0;
+  std::vector<Real> values_;
+};
+
 /// Accuracy of a table against direct evaluation on `samples` uniform radii in [0, a]:
 /// errors relative to the direct value (restricted to where K >= floor * K(0)) and errors
 /// relative to the peak K(0).
