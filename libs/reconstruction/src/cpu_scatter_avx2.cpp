@@ -25,19 +25,6 @@ inline namespace FROST_RECON_PRECISION {
 namespace cpu_avx2 {
 namespace {
 
-/// One axis of TableWindow: the same float operations (no contraction in this file), the two
-/// rows and their interpolation as 4-lane vectors.
-inline int window_table_axis(float p, const WindowTableView& t, float* k) {
-  const int o = window_origin(p, t.window);
-  const float x = (p - static_cast<float>(o + 1) - t.t0) * t.inv_step;
-  int r = static_cast<int>(x);
-  r = r < 0 ? 0 : (r > t.rows - 2 ? t.rows - 2 : r);
-  const float f = x - static_cast<float>(r);
-  const __m128 a = _mm_loadu_ps(t.data + 4 * r), b = _mm_loadu_ps(t.data + 4 * r + 4);
-  _mm_store_ps(k, _mm_add_ps(a, _mm_mul_ps(_mm_set1_ps(f), _mm_sub_ps(b, a))));
-  return o;
-}
-
 /// One x row of a window: the 4 complex values as one 8-float vector, the 4 weights as one
 /// 4-float vector; the window's table factors 4 lanes at a time.
 struct VectorRow : cpu_scatter_walk::LoopRow {
@@ -45,9 +32,30 @@ struct VectorRow : cpu_scatter_walk::LoopRow {
   void window_weights(const Window& win, float px, float py, float pz, float* kx, float* ky, float* kz, int& ox,
                       int& oy, int& oz) const {
     if constexpr (std::is_same_v<Window, TableWindow>) {
-      ox = window_table_axis(px, win.table, kx);
-      oy = window_table_axis(py, win.table, ky);
-      oz = window_table_axis(pz, win.table, kz);
+      // The three axes of TableWindow as lanes x, y, z: window_origin, the offset, the row and
+      // the fraction with the scalar code's operations.
+      const WindowTableView& t = win.table;
+      const __m128 p4 = _mm_setr_ps(px, py, pz, 0.0f);
+      const __m128 fl = _mm_floor_ps(t.window == 3 ? _mm_add_ps(p4, _mm_set1_ps(0.5f)) : p4);
+      const __m128i o = _mm_sub_epi32(_mm_cvttps_epi32(fl), _mm_set1_epi32(1));
+      const __m128 x = _mm_mul_ps(
+          _mm_sub_ps(_mm_sub_ps(p4, _mm_cvtepi32_ps(_mm_add_epi32(o, _mm_set1_epi32(1)))), _mm_set1_ps(t.t0)),
+          _mm_set1_ps(t.inv_step));
+      const __m128i r = _mm_min_epi32(_mm_max_epi32(_mm_cvttps_epi32(x), _mm_setzero_si128()), _mm_set1_epi32(t.rows - 2));
+      const __m128 f = _mm_sub_ps(x, _mm_cvtepi32_ps(r));
+      alignas(16) int oi[4], ri[4];
+      _mm_store_si128(reinterpret_cast<__m128i*>(oi), o);
+      _mm_store_si128(reinterpret_cast<__m128i*>(ri), r);
+      auto axis = [&](int lane, __m128 fa, float* k) {
+        const __m128 a = _mm_loadu_ps(t.data + 4 * ri[lane]), b = _mm_loadu_ps(t.data + 4 * ri[lane] + 4);
+        _mm_store_ps(k, _mm_add_ps(a, _mm_mul_ps(fa, _mm_sub_ps(b, a))));
+      };
+      axis(0, _mm_shuffle_ps(f, f, 0x00), kx);
+      axis(1, _mm_shuffle_ps(f, f, 0x55), ky);
+      axis(2, _mm_shuffle_ps(f, f, 0xaa), kz);
+      ox = oi[0];
+      oy = oi[1];
+      oz = oi[2];
     } else {
       cpu_scatter_walk::window_weights_scalar<W>(win, px, py, pz, kx, ky, kz, ox, oy, oz);
     }
@@ -66,16 +74,35 @@ struct VectorRow : cpu_scatter_walk::LoopRow {
     std::memcpy(&fd, &f, sizeof(fd));
     const __m256 gx8 = _mm256_mul_ps(kxd, _mm256_castpd_ps(_mm256_set1_pd(fd)));
     const __m128 wx4 = _mm_mul_ps(kx4, _mm_set1_ps(gfac));
+    auto row = [&](float* gr, float* wr, __m256 k8) {
+      _mm256_storeu_ps(gr, _mm256_fmadd_ps(k8, gx8, _mm256_loadu_ps(gr)));
+      _mm_storeu_ps(wr, _mm_fmadd_ps(_mm256_castps256_ps128(k8), wx4, _mm_loadu_ps(wr)));
+    };
+    if (nc == 3 && nb == 3) {
+      // The whole window of 3 x 3 rows (the common case), unrolled.
+      const __m256 y0 = _mm256_set1_ps(ky[0]), y1 = _mm256_set1_ps(ky[1]), y2 = _mm256_set1_ps(ky[2]);
+      for (int c = 0; c < 3; ++c) {
+        const __m256 kzc = _mm256_set1_ps(kz[c]);
+        float* gc = g + 2 * c * plane;
+        float* wc = w + c * plane;
+        row(gc, wc, _mm256_mul_ps(kzc, y0));
+        row(gc + 2 * side, wc + side, _mm256_mul_ps(kzc, y1));
+        row(gc + 4 * side, wc + 2 * side, _mm256_mul_ps(kzc, y2));
+      }
+      return;
+    }
     for (int c = 0; c < nc; ++c) {
       const __m256 kzc = _mm256_set1_ps(kz[c]);
       float* gc = g + 2 * c * plane;
       float* wc = w + c * plane;
-      for (int b = 0; b < nb; ++b, gc += 2 * side, wc += side) {
-        const __m256 k8 = _mm256_mul_ps(kzc, _mm256_set1_ps(ky[b]));
-        _mm256_storeu_ps(gc, _mm256_fmadd_ps(k8, gx8, _mm256_loadu_ps(gc)));
-        _mm_storeu_ps(wc, _mm_fmadd_ps(_mm256_castps256_ps128(k8), wx4, _mm_loadu_ps(wc)));
-      }
+      for (int b = 0; b < nb; ++b, gc += 2 * side, wc += side) row(gc, wc, _mm256_mul_ps(kzc, _mm256_set1_ps(ky[b])));
     }
+  }
+  void sphere_lanes(float* g, float* w, float k, const float* dx2, float left, const float* gx,
+                    const float* wx) const {
+    alignas(16) float k4[4];
+    _mm_store_ps(k4, _mm_and_ps(_mm_cmp_ps(_mm_loadu_ps(dx2), _mm_set1_ps(left), _CMP_LE_OQ), _mm_set1_ps(k)));
+    lanes(g, w, k4, gx, wx);
   }
   void lanes(float* g, float* w, const float* k4, const float* gx, const float* wx) const {
     const __m128 k = _mm_loadu_ps(k4);

@@ -63,6 +63,12 @@ struct LoopRow {
     for (int q = 0; q < 2 * kScatterWindow; ++q) g[q] += k4[q / 2] * gx[q];
     for (int q = 0; q < kScatterWindow; ++q) w[q] += k4[q] * wx[q];
   }
+  /// A row near the sphere's edge: factor k for the voxels with dx2 <= left, 0 for the others.
+  void sphere_lanes(Real* g, Real* w, Real k, const Real* dx2, Real left, const Real* gx, const Real* wx) const {
+    Real k4[kScatterWindow];
+    for (int a = 0; a < kScatterWindow; ++a) k4[a] = dx2[a] <= left ? k : Real(0);
+    lanes(g, w, k4, gx, wx);
+  }
   /// The rows of a window inside the box and the sphere: nc x nb rows of 4 voxels from (g, w),
   /// row (b, c) at + b side + c plane voxels, factor iw kz[c] ky[b] kx[a] times (f, gfac).
   void window(Real* g, Real* w, std::size_t side, std::size_t plane, int nc, int nb, const Real* kx, const Real* ky,
@@ -82,15 +88,27 @@ struct LoopRow {
   }
 };
 
-/// The columns [j0, j1] of sample row i whose positions p satisfy lo <= p < hi on every axis
-/// (with a margin that only adds samples whose windows miss the box), within [j_from, j_to].
-inline void solve_columns(const TraverseSpace& ts, double ky, double half, const double* lo, const double* hi,
+/// Per space and box: the row-independent part of solve_columns, 1/T[0][d] once instead of per row.
+struct ColumnSolver {
+  double t[3], inv_t[3], slope[3];
+  explicit ColumnSolver(const TraverseSpace& ts) {
+    const auto& T = ts.transform_inv.m;
+    for (int d = 0; d < 3; ++d) {
+      t[d] = T[0][d];
+      inv_t[d] = (t[d] > 1e-9 || t[d] < -1e-9) ? 1.0 / t[d] : 0.0;
+      slope[d] = T[1][d];
+    }
+  }
+};
+
+/// The columns [j0, j1] of sample row ky whose positions p satisfy lo <= p < hi on every axis
+/// (with a margin that only adds samples whose windows miss the box), within [jlo, jhi].
+inline void solve_columns(const ColumnSolver& cs, double ky, double half, const double* lo, const double* hi,
                           double jlo, double jhi, int& j0, int& j1) {
-  const auto& T = ts.transform_inv.m;
   for (int d = 0; d < 3 && jlo <= jhi; ++d) {
-    const double t = T[0][d], c = T[1][d] * ky + half;
-    if (t > 1e-9 || t < -1e-9) {
-      double a = (lo[d] - c) / t, b = (hi[d] - c) / t;
+    const double c = cs.slope[d] * ky + half;
+    if (cs.inv_t[d] != 0.0) {
+      double a = (lo[d] - c) * cs.inv_t[d], b = (hi[d] - c) * cs.inv_t[d];
       if (a > b) std::swap(a, b);
       jlo = std::max(jlo, a - kMargin);
       jhi = std::min(jhi, b + kMargin);
@@ -153,13 +171,14 @@ inline void scatter_box_window(const TraverseSpace& ts, const SampleView& s, con
   const int M = s.M;
   const std::size_t slot = static_cast<std::size_t>(ts.projection_index) * s.fx * s.fy;
   // The columns of row i whose windows meet the box (empty when j0 > j1).
+  const ColumnSolver solver(ts);
   auto columns = [&](int i, int& j0, int& j1) {
     const double ky = i - vhalf;
     const double ky2 = ky * ky;
     j0 = 1;
     j1 = 0;
     if (ky2 > reach_out2) return;
-    solve_columns(ts, ky, half, lo, hi, j_from, std::min<double>(j_to, std::sqrt(reach_out2 - ky2)), j0, j1);
+    solve_columns(solver, ky, half, lo, hi, j_from, std::min<double>(j_to, std::sqrt(reach_out2 - ky2)), j0, j1);
     j0 = std::max(j0, j_from);
   };
   // A brick pass visits many spaces, and a space's samples are rarely still in the cache: the
@@ -210,8 +229,9 @@ inline void scatter_box_window(const TraverseSpace& ts, const SampleView& s, con
         // The 4-voxel x rows lie in the box: 8 + 4 floats per row; near the sphere's edge the
         // voxels beyond it get a factor 0.
         const bool inner = j <= j_inner;
-        RealComplex* gz = sink.g + (std::size_t(oz + c0) * side + std::size_t(oy + b0)) * side + std::size_t(ox);
-        Real* wz = sink.w + (gz - sink.g);
+        const std::size_t first = (std::size_t(oz + c0) * side + std::size_t(oy + b0)) * side + std::size_t(ox);
+        RealComplex* gz = sink.g + first;
+        Real* wz = sink.w + first;
         if (inner) {
           add_row.window(reinterpret_cast<Real*>(gz), wz, side, plane, c1 - c0 + 1, b1 - b0 + 1, kx, kyv + b0, kz + c0,
                          f, g, iw);
@@ -234,9 +254,7 @@ inline void scatter_box_window(const TraverseSpace& ts, const SampleView& s, con
             const Real kyz = kz[c] * kyv[b];
             const Real dy = static_cast<Real>(oy + b) - rhalf;
             const Real left = rmax2 - dy * dy - dz * dz;
-            Real k4[kScatterWindow];
-            for (int a = 0; a < kScatterWindow; ++a) k4[a] = dx2[a] <= left ? kyz : Real(0);
-            add_row.lanes(reinterpret_cast<Real*>(gy), wy, k4, gx, wx);
+            add_row.sphere_lanes(reinterpret_cast<Real*>(gy), wy, kyz, dx2, left, gx, wx);
           }
         }
         return;
