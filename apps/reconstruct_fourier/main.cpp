@@ -37,6 +37,9 @@
 #include "particle_images.hpp"
 
 #include "frost/mpi/run_ranks.hpp"
+#if FROST_HAVE_MPI
+#include "frost/mpi/collectives.hpp"
+#endif
 
 namespace frost {
 namespace {
@@ -105,9 +108,10 @@ protected:
         .in_section("Reconstruction");
     p.reals("--blob", {1.9, 0.0, 15.0}, "Kaiser-Bessel kernel: radius [padded samples], order (0-4), alpha")
         .in_section("Reconstruction");
-    p.choice("--kernel", "blob", {"blob", "separable"},
+    p.choice("--kernel", "auto", {"auto", "blob", "separable"},
              "blob: Xmipp's radial blob, gathered per voxel; separable: the product of three 1-D Kaiser-Bessel "
-             "windows with the --blob parameters (radius <= 2; without --blob 1.5 0 12), scattered from the samples")
+             "windows with the --blob parameters (radius <= 2; without --blob 1.5 0 12), scattered from the samples; "
+             "auto: separable when no rank of the job uses a GPU and --blob is not given, else blob")
         .in_section("Reconstruction");
     p.choice("--interp", "lookup", {"lookup", "dynamic"}, "blob weights from a table or computed per tap")
         .in_section("Reconstruction");
@@ -227,8 +231,8 @@ private:
     }
     const auto blob = params().get_reals("--blob");
     s.blob = {blob[0], static_cast<int>(blob[1]), blob[2]};
+    // --kernel auto is resolved by resolve_auto_kernel once the job's devices are known.
     s.kernel = params().get_text("--kernel") == "separable" ? recon::Kernel::Separable : recon::Kernel::Blob;
-    // The separable kernel's own default (docs/reconstruct_fourier.md#the-separable-kernel).
     if (s.kernel == recon::Kernel::Separable && !params().given("--blob")) s.blob = {1.5, 0, 12.0};
     s.interp = params().get_text("--interp") == "dynamic" ? recon::Interpolation::Dynamic : recon::Interpolation::Lookup;
     s.fast = params().flag_value("--fast");
@@ -260,6 +264,22 @@ private:
       }
     }
     return s;
+  }
+
+  /// --kernel auto (docs/reconstruct_fourier.md#the-default-kernel): the separable kernel when no
+  /// rank of the job inserts on a GPU and --blob is not given, else the blob. One choice for the
+  /// whole job: the ranks' grids are summed, and two kernels must not meet in one grid.
+  void resolve_auto_kernel(recon::ReconstructionSettings& s, bool uses_gpu, int size) const {
+    if (params().get_text("--kernel") != "auto") return;
+    double gpu_ranks = uses_gpu ? 1.0 : 0.0;
+#if FROST_HAVE_MPI
+    if (size > 1) mpi::allreduce_sum_in_place(&gpu_ranks, 1);
+#else
+    (void)size;
+#endif
+    if (gpu_ranks > 0 || params().given("--blob")) return;
+    s.kernel = recon::Kernel::Separable;
+    s.blob = {1.5, 0, 12.0};
   }
 
   /// Half sets: rlnRandomSubset when present, else a seeded random split into equal halves.
@@ -325,7 +345,7 @@ private:
                           "reference is " + to_string(reference->image.shape()) + " but the map will be " +
                               to_string(Shape::volume(item.x, item.x, item.x)));
     }
-    const recon::ReconstructionSettings settings = settings_from_options(pixel, static_cast<int>(item.x));
+    recon::ReconstructionSettings settings = settings_from_options(pixel, static_cast<int>(item.x));
     const recon::GridLayout layout = recon::make_grid_layout(settings);
     const geom::SymmetryGroup group = geom::parse_symmetry(params().get_text("--sym"));
     const int grids = halves ? 2 : 1;
@@ -344,6 +364,7 @@ private:
       else if (size > 1) gpus = {dev.gpu_for_rank(rank)};
       else gpus = dev.gpus;
     }
+    resolve_auto_kernel(settings, !gpus.empty(), size);
     const int streams = static_cast<int>(params().get_int("--streams"));
 
     const double cube = double(layout.cube_voxels()) * 12.0 * grids;

@@ -183,20 +183,32 @@ TEST_F(ReconstructApp, BadInputGivesClearExitCodesAndNoOutput) {
 #ifdef FROST_MPIEXEC
 TEST_F(ReconstructApp, MpiRanksGiveTheSingleRankMap) {
   const std::string mpirun = std::string(FROST_MPIEXEC) + " ";
+  // The blob: each rank's float cube gets one sum per voxel and image, the maps agree to 1e-6.
   ASSERT_EQ(run_cmd(mpirun + "-np 3 " + FROST_RECONSTRUCT_EXE + " --device cpu --thr 1 -i " + file("sim.star") +
-                    " -o " + file("mpi3.mrc") + " --mpi_job_size 7 --sym d2"),
+                    " -o " + file("mpi3.mrc") + " --mpi_job_size 7 --sym d2 --kernel blob"),
             0);
-  ASSERT_EQ(reconstruct("-i " + file("sim.star") + " -o " + file("mpi1.mrc") + " --sym d2"), 0);
+  ASSERT_EQ(reconstruct("-i " + file("sim.star") + " -o " + file("mpi1.mrc") + " --sym d2 --kernel blob"), 0);
   const double d = rel_l2(io::read_volume(file("mpi3.mrc")).image, io::read_volume(file("mpi1.mrc")).image);
   std::printf("3 ranks (job size 7) vs 1 rank: rel L2 %.3g\n", d);
   EXPECT_LE(d, 1e-6);
   // Two ranks, jobs of 50 images in turn, half maps reduced with the full map.
   ASSERT_EQ(run_cmd(mpirun + "-np 2 " + FROST_RECONSTRUCT_EXE + " --device cpu --thr 1 -i " + file("sim.star") +
-                    " -o " + file("mpi2.mrc") + " --sym d2 --halves --mpi_job_size 50"),
+                    " -o " + file("mpi2.mrc") + " --sym d2 --halves --mpi_job_size 50 --kernel blob"),
             0);
   const double d2 = rel_l2(io::read_volume(file("mpi2.mrc")).image, io::read_volume(file("mpi1.mrc")).image);
   std::printf("2 ranks (job size 50, halves) vs 1 rank: rel L2 %.3g\n", d2);
   EXPECT_LE(d2, 1e-6);
+  // The CPU default (--kernel auto: separable) adds every sample into the float cube, so its float
+  // sums are longer: 3e-6; both runs took the separable kernel (the job-wide choice).
+  ASSERT_EQ(run_cmd(mpirun + "-np 3 " + FROST_RECONSTRUCT_EXE + " --device cpu --thr 1 -i " + file("sim.star") +
+                    " -o " + file("mpi3s.mrc") + " --mpi_job_size 7 --sym d2"),
+            0);
+  ASSERT_EQ(reconstruct("-i " + file("sim.star") + " -o " + file("mpi1s.mrc") + " --sym d2"), 0);
+  const double ds = rel_l2(io::read_volume(file("mpi3s.mrc")).image, io::read_volume(file("mpi1s.mrc")).image);
+  const double kernels = rel_l2(io::read_volume(file("mpi1s.mrc")).image, io::read_volume(file("mpi1.mrc")).image);
+  std::printf("separable: 3 ranks vs 1 rank: rel L2 %.3g; separable vs blob %.3g\n", ds, kernels);
+  EXPECT_LE(ds, 3e-6);
+  EXPECT_GT(kernels, 1e-4);
   EXPECT_TRUE(exists(file("mpi2_half1.mrc")));
   // A bad input on every rank ends the job with the input exit code, not a hang.
   EXPECT_NE(run_cmd(mpirun + "-np 2 " + FROST_RECONSTRUCT_EXE + " --device cpu -i " + file("missing.star") + " -o " +
