@@ -8,13 +8,12 @@
 namespace frost::recon {
 inline namespace FROST_RECON_PRECISION {
 
-BlobTable::BlobTable(const BlobParams& p, int size, bool normalise, int dims) : params_(p) {
+BlobTable::BlobTable(const BlobParams& p, int size, bool normalise) : params_(p) {
   FROST_EXPECTS(size >= 2, "blob table needs at least 2 entries");
   FROST_EXPECTS(p.radius > 0 && p.alpha >= 0 && p.order >= 0 && p.order <= 4,
                 "blob parameters out of range (a > 0, alpha >= 0, 0 <= m <= 4)");
   const double ima = bessel_i(p.order, p.alpha);
-  FROST_EXPECTS(dims == 1 || dims == 3, "blob table: dims is 1 or 3");
-  scale_ = normalise ? 1.0 / blob_fourier_nd(0.0, p, ima, dims) : 1.0;
+  scale_ = normalise ? 1.0 / blob_fourier(0.0, p, ima) : 1.0;
   values_.resize(static_cast<std::size_t>(size));
   for (int i = 0; i < size; ++i) {
     const double r = p.radius * std::sqrt(static_cast<double>(i) / (size - 1));

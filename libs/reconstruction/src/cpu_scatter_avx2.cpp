@@ -28,7 +28,7 @@ namespace {
 /// One x row of a window: the 4 complex values as one 8-float vector, the 4 weights as one
 /// 4-float vector; the window's table factors 4 lanes at a time.
 struct VectorRow : cpu_scatter_walk::LoopRow {
-  template <int W, class Window>
+  template <class Window>
   void window_weights(const Window& win, float px, float py, float pz, float* kx, float* ky, float* kz, int& ox,
                       int& oy, int& oz) const {
     if constexpr (std::is_same_v<Window, TableWindow>) {
@@ -57,13 +57,8 @@ struct VectorRow : cpu_scatter_walk::LoopRow {
       oy = oi[1];
       oz = oi[2];
     } else {
-      cpu_scatter_walk::window_weights_scalar<W>(win, px, py, pz, kx, ky, kz, ox, oy, oz);
+      cpu_scatter_walk::window_weights_scalar(win, px, py, pz, kx, ky, kz, ox, oy, oz);
     }
-  }
-  void operator()(float* g, float* w, float k, const float* gx, const float* wx) const {
-    const __m256 k8 = _mm256_set1_ps(k);
-    _mm256_storeu_ps(g, _mm256_fmadd_ps(k8, _mm256_loadu_ps(gx), _mm256_loadu_ps(g)));
-    _mm_storeu_ps(w, _mm_fmadd_ps(_mm256_castps256_ps128(k8), _mm_loadu_ps(wx), _mm_loadu_ps(w)));
   }
   void window(float* g, float* w, std::size_t side, std::size_t plane, int nc, int nb, const float* kx,
               const float* ky, const float* kz, Cf f, float gfac, float iw) const {

@@ -21,7 +21,7 @@ constexpr double kMargin = 1e-3;
 
 /// The window origins and kernel factors of a sample at (px, py, pz): the window policy (scatter.hpp)
 /// on each axis.
-template <int W, class Window>
+template <class Window>
 inline void window_weights_scalar(const Window& win, Real px, Real py, Real pz, Real* kx, Real* ky, Real* kz, int& ox,
                                   int& oy, int& oz) {
   ox = win(px, kx);
@@ -29,31 +29,14 @@ inline void window_weights_scalar(const Window& win, Real px, Real py, Real pz, 
   oz = win(pz, kz);
 }
 
-/// One row of samples of a space as a row policy sees it (Row::samples): the space, the box,
-/// the sample row i and the last column whose windows lie inside the sphere.
-template <int Window>
-struct RowRun {
-  static constexpr int W = Window;
-  const TraverseSpace& ts;
-  const SampleView& s;
-  const VoxelBox& box;
-  const CpuGridSink& sink;
-  int i;
-  int j_inner;
-};
-
-/// One x row of a window, portable: g[0..8) += k gx (4 complex values), w[0..4) += k wx; with
-/// per-voxel factors k4 in lanes(); the window's factors from the shared axis_weights.
+/// The row operations of the walk, portable (cpu_scatter_avx2.cpp has a vector copy): the
+/// window's factors from the window policy; one x row of a window, g[0..8) += k gx (4 complex
+/// values), w[0..4) += k wx; with per-voxel factors k4 in lanes().
 struct LoopRow {
-  /// Columns j0..j1 of a row of samples: each through the walk's own per-sample code.
-  template <class Run, class Weight, class One>
-  void samples(const Run&, const Weight&, int j0, int j1, One&& one) const {
-    for (int j = j0; j <= j1; ++j) one(j);
-  }
-  template <int W, class Weight>
-  void window_weights(const Weight& weight, Real px, Real py, Real pz, Real* kx, Real* ky, Real* kz, int& ox, int& oy,
+  template <class Window>
+  void window_weights(const Window& win, Real px, Real py, Real pz, Real* kx, Real* ky, Real* kz, int& ox, int& oy,
                       int& oz) const {
-    window_weights_scalar<W>(weight, px, py, pz, kx, ky, kz, ox, oy, oz);
+    window_weights_scalar(win, px, py, pz, kx, ky, kz, ox, oy, oz);
   }
   void operator()(Real* g, Real* w, Real k, const Real* gx, const Real* wx) const {
     for (int q = 0; q < 2 * kScatterWindow; ++q) g[q] += k * gx[q];
@@ -90,12 +73,12 @@ struct LoopRow {
 
 /// Per space and box: the row-independent part of solve_columns, 1/T[0][d] once instead of per row.
 struct ColumnSolver {
-  double t[3], inv_t[3], slope[3];
+  double inv_t[3], slope[3];
   explicit ColumnSolver(const TraverseSpace& ts) {
     const auto& T = ts.transform_inv.m;
     for (int d = 0; d < 3; ++d) {
-      t[d] = T[0][d];
-      inv_t[d] = (t[d] > 1e-9 || t[d] < -1e-9) ? 1.0 / t[d] : 0.0;
+      const double t = T[0][d];
+      inv_t[d] = (t > 1e-9 || t < -1e-9) ? 1.0 / t : 0.0;
       slope[d] = T[1][d];
     }
   }
@@ -126,8 +109,8 @@ inline void solve_columns(const ColumnSolver& cs, double ky, double half, const 
 /// differently). The brick pass gives boxes that span the whole x axis, so that a window row is
 /// clipped only at the cube's edge and is added as one vector row of 4 voxels (for W = 3 the
 /// fourth weighs 0; it lies in the same x row of the box).
-template <int W, class Weight, class Row>
-inline void scatter_box_window(const TraverseSpace& ts, const SampleView& s, const Weight& weight, const VoxelBox& box,
+template <int W, class Window, class Row>
+inline void scatter_box_window(const TraverseSpace& ts, const SampleView& s, const Window& win, const VoxelBox& box,
                                const CpuGridSink& sink, const Row& add_row) {
   const auto& T = ts.transform_inv.m;
   const double half = 0.5 * s.M;
@@ -218,7 +201,7 @@ inline void scatter_box_window(const TraverseSpace& ts, const SampleView& s, con
       sample_position(ts, j, i, s, px, py, pz);
       alignas(16) Real kx[kScatterWindow], kyv[kScatterWindow], kz[kScatterWindow];
       int ox, oy, oz;
-      add_row.template window_weights<W>(weight, px, py, pz, kx, kyv, kz, ox, oy, oz);
+      add_row.window_weights(win, px, py, pz, kx, kyv, kz, ox, oy, oz);
       const int c0 = std::max(0, box.lo[2] - oz), c1 = std::min(W - 1, box.hi[2] - oz);
       const int b0 = std::max(0, box.lo[1] - oy), b1 = std::min(W - 1, box.hi[1] - oy);
       if (c0 > c1 || b0 > b1 || ox + W - 1 < box.lo[0] || ox > box.hi[0]) return;
@@ -279,8 +262,7 @@ inline void scatter_box_window(const TraverseSpace& ts, const SampleView& s, con
         }
       }
     };
-    RowRun<W> run{ts, s, box, sink, i, j_inner};
-    add_row.samples(run, weight, j0, j1, one_sample);
+    for (int j = j0; j <= j1; ++j) one_sample(j);
   }
 }
 

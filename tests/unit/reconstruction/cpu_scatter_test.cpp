@@ -169,8 +169,8 @@ TEST(SeparableKernel, OneDimensionalTransformIsTheFactorsTransform) {
       EXPECT_NEAR(recon::blob_fourier_nd(omega, p, ima, 1), sum, 1e-6 * std::abs(sum) + 1e-9)
           << "a " << p.radius << " m " << p.order << " omega " << omega;
     }
-    // A table normalised in 1-D integrates to 1 along a line.
-    const recon::BlobTable t(p, recon::BlobTable::kDefaultSize, true, 1);
+    // The window table's factor is normalised in 1-D: it integrates to 1 along a line.
+    const recon::WindowTable t(p, 4);
     EXPECT_NEAR(t.scale() * recon::blob_fourier_nd(0.0, p, ima, 1), 1.0, 1e-12);
   }
 }

@@ -202,13 +202,11 @@ struct BlobTableView {
 /// @brief Host-owned blob lookup table (Xmipp blobTableSqrt): T entries, uniform in squared
 /// distance over [0, a^2]. With `normalise` (the default) the entries carry iw0 = 1/K^(0), so
 /// that the kernel integrates to 1 and entry 0 = iw0 (docs/reconstruct_fourier.md#the-blob-kernel, U2).
-/// `dims` is the dimension of that integral: 3 for the radial blob, 1 for a factor of the
-/// separable kernel (the product of three such factors then integrates to 1).
 class BlobTable {
 public:
   static constexpr int kDefaultSize = 10000;
 
-  explicit BlobTable(const BlobParams& p = {}, int size = kDefaultSize, bool normalise = true, int dims = 3);
+  explicit BlobTable(const BlobParams& p = {}, int size = kDefaultSize, bool normalise = true);
 
   const BlobParams& params() const noexcept { return params_; }
   /// The factor every entry carries: iw0 when normalised, else 1.
