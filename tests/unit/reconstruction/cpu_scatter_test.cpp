@@ -71,11 +71,12 @@ ScatterGrid scatter_run(const ScatterProblem& p, const recon::WindowTableView& t
         }
         if (bars) box.hi[0] = out.side - 1;
         for (const auto& ts : p.spaces)
-          if (recon::space_touches_box(ts, p.view(), reach, box))
+          if (recon::space_touches_box(ts, p.view(), reach, box)) {
             if (dynamic)
               recon::scatter_space_box(ts, p.view(), *dynamic, radius, box, out.sink(), kernel);
             else
               recon::scatter_space_box(ts, p.view(), table, box, out.sink(), kernel);
+          }
       }
   return out;
 }

@@ -105,9 +105,9 @@ struct DynamicWindow {
 };
 
 /// @brief Scatters sample pixel (j, i) of `ts` with the window factors of `win` (TableWindow or
-/// DynamicWindow): acc(x, y, z, g_re, g_im, w) for every voxel of its window inside the cube (0..M), within the sphere |v - M/2|^2 <= max_distance_sqr and with
-/// a non-zero weight, already scaled by the image weight: the value times K, and K times the
-/// pixel's weight factor (gw, or 1).
+/// DynamicWindow): acc(x, y, z, g_re, g_im, w) for every voxel of its window inside the cube
+/// (0..M), within the sphere |v - M/2|^2 <= max_distance_sqr and with a non-zero weight, already
+/// scaled by the image weight: the value times K, and K times the pixel's weight factor (gw, or 1).
 template <class Window, class Accumulate>
 FROST_HD inline void scatter_sample(const TraverseSpace& ts, int j, int i, const SampleView& s, const Window& win,
                                     Accumulate&& acc) {
@@ -120,16 +120,16 @@ FROST_HD inline void scatter_sample(const TraverseSpace& ts, int j, int i, const
   const Cf f = s.spectra[p];
   const Real g = s.gw ? s.gw[p] : Real(1);
   const Real half = Real(0.5) * s.M;
-  for (int c = 0; c < kScatterWindow; ++c) {
+  for (int c = 0; c < window; ++c) {
     const int z = oz + c;
     if (z < 0 || z > s.M || kz[c] == Real(0)) continue;
     const Real dz = z - half;
-    for (int b = 0; b < kScatterWindow; ++b) {
+    for (int b = 0; b < window; ++b) {
       const int y = oy + b;
       if (y < 0 || y > s.M || ky[b] == Real(0)) continue;
       const Real dy = y - half;
       const Real kyz = ts.weight * kz[c] * ky[b];
-      for (int a = 0; a < kScatterWindow; ++a) {
+      for (int a = 0; a < window; ++a) {
         const int x = ox + a;
         if (x < 0 || x > s.M || kx[a] == Real(0)) continue;
         const Real dx = x - half;
