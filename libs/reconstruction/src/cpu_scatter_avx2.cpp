@@ -2,9 +2,18 @@
 // the target switches after the shared headers, so only the walk below uses those instructions.
 #include "cpu_scatter_avx2.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "frost/reconstruction/cpu_gather.hpp"
 #include "frost/reconstruction/scatter.hpp"
 
 #if !FROST_RECON_DOUBLE && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+// The standard headers above come before the target switch: clang applies the target only to
+// functions declared after it.
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
 #else
@@ -13,12 +22,6 @@
 #endif
 // Included after the target switch: the walk template is instantiated here for AVX2 only.
 #include "cpu_scatter_walk.hpp"
-
-#include <immintrin.h>
-
-#include <cmath>
-#include <cstring>
-#include <type_traits>
 
 namespace frost::recon {
 inline namespace FROST_RECON_PRECISION {
